@@ -1,0 +1,171 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { KnowledgeBase } from '@loopdesk/clinical/kb/format.ts';
+import { KbChange, reviseKnowledgeBase } from '@loopdesk/clinical/kb/revise.ts';
+import {
+  KnowledgeRevisionSummary,
+  type AsyncTask,
+  type KnowledgeRevisionList,
+} from '@loopdesk/contracts/async-jobs.ts';
+import type { Bus } from '../../platform/bus.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { buildKnowledge, createLiveKnowledge, type Knowledge } from '../intelligence/knowledge.ts';
+import { writeBackOf } from './write-back.ts';
+
+/**
+ * The served clinical knowledge base: the KB_PATH file plus every revision in `kb_revisions`,
+ * applied in order. A completed task's write-back is a new revision, inserted in the task's
+ * completing transaction (so both happen or neither); every node then applies it, this one at
+ * once and the others on the bus event, and restarts replay them all.
+ */
+export function createKnowledgeRevisions(deps: {
+  db: Database;
+  base: Knowledge;
+  bus?: Bus;
+  log: FastifyBaseLogger;
+}) {
+  const { db, base, log } = deps;
+  const live = createLiveKnowledge(base);
+  let served: KnowledgeBase = base.kb;
+  let applied = 0;
+  const skipped = new Set<number>();
+  let queue: Promise<unknown> = Promise.resolve();
+  const versionOf = (revision: number) => `${base.kb.kbVersion}+rev.${revision}`;
+
+  /** The revisions after `from` applied to `kb`; one that no longer applies is skipped. */
+  const replay = (
+    kb: KnowledgeBase,
+    rows: readonly { revision: number; change: unknown }[],
+    onSkip: (revision: number, error: unknown) => void,
+  ): KnowledgeBase => {
+    let next = kb;
+    for (const row of rows) {
+      try {
+        next = reviseKnowledgeBase(next, KbChange.parse(row.change), versionOf(row.revision));
+      } catch (error) {
+        onSkip(row.revision, error);
+      }
+    }
+    return next;
+  };
+  const newer = (executor: Database) =>
+    executor
+      .selectFrom('kb_revisions')
+      .select(['revision', 'change'])
+      .where('revision', '>', applied)
+      .orderBy('revision')
+      .execute();
+
+  /** Serves the revisions this node has not applied yet (one refresh at a time). */
+  const refresh = (): Promise<void> => {
+    const run = queue.then(async () => {
+      const rows = await newer(db);
+      const last = rows.at(-1);
+      if (!last) {
+        return;
+      }
+      const next = replay(served, rows, (revision, error) => {
+        skipped.add(revision);
+        log.error(
+          { err: error, revision },
+          'a knowledge-base revision no longer applies to KB_PATH; it is skipped',
+        );
+      });
+      applied = last.revision;
+      served = next;
+      live.replace(next);
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const unsubscribe = deps.bus?.subscribe('knowledge.revised', ({ revision }) => {
+    if (revision > applied) {
+      refresh().catch((error: unknown) => log.error({ err: error }, 'knowledge refresh failed'));
+    }
+  });
+
+  return {
+    /** The knowledge the intelligence routes serve: every revision shows at once. */
+    knowledge: live.knowledge,
+    refresh,
+
+    /**
+     * In a task's completing transaction: writes its change to the knowledge base as a new
+     * revision, or nothing when it changes nothing. Revisions are numbered in commit order.
+     */
+    async record(
+      trx: Database,
+      task: AsyncTask,
+      userId: string,
+    ): Promise<{ revision: number; kbVersion: string } | null> {
+      await sql`select pg_advisory_xact_lock(hashtext('kb_revisions'))`.execute(trx);
+      // Revisions another node committed that this one has not applied yet.
+      const pending = await newer(trx);
+      const kb = pending.length > 0 ? replay(served, pending, () => undefined) : served;
+      const knowledge = pending.length > 0 ? buildKnowledge(base.path, kb) : live.knowledge;
+      const writeBack = writeBackOf(task, knowledge);
+      if (!writeBack) {
+        return null;
+      }
+      // Throws (and the task stays where it was) when the result would break the KB.
+      reviseKnowledgeBase(kb, writeBack.change, 'check');
+      const row = await trx
+        .insertInto('kb_revisions')
+        .values({
+          task_id: task.id,
+          pipeline_id: task.lock.pipeline,
+          base_version: kb.kbVersion,
+          change: JSON.stringify(writeBack.change),
+          summary: JSON.stringify(writeBack.summary),
+          created_by: userId,
+        })
+        .returning('revision')
+        .executeTakeFirstOrThrow();
+      return { revision: row.revision, kbVersion: versionOf(row.revision) };
+    },
+
+    /** After the completing transaction: serve the new version here and tell the other nodes. */
+    async published(): Promise<void> {
+      await refresh();
+      await deps.bus?.publish('knowledge.revised', { revision: applied });
+    },
+
+    async list(): Promise<KnowledgeRevisionList> {
+      const rows = await db
+        .selectFrom('kb_revisions')
+        .leftJoin('users', 'users.id', 'kb_revisions.created_by')
+        .select([
+          'kb_revisions.revision',
+          'kb_revisions.task_id',
+          'kb_revisions.pipeline_id',
+          'kb_revisions.base_version',
+          'kb_revisions.summary',
+          'kb_revisions.created_at',
+          'users.email',
+        ])
+        .orderBy('kb_revisions.revision')
+        .execute();
+      return {
+        kbVersion: live.knowledge.kb.kbVersion,
+        revisions: rows.map((row) => ({
+          revision: row.revision,
+          kbVersion: versionOf(row.revision),
+          baseVersion: row.base_version,
+          taskId: row.task_id,
+          pipelineId: row.pipeline_id,
+          createdAt: new Date(row.created_at).toISOString(),
+          createdBy: row.email ?? null,
+          summary: KnowledgeRevisionSummary.parse(row.summary),
+          applied: row.revision <= applied && !skipped.has(row.revision),
+        })),
+      };
+    },
+
+    close(): void {
+      unsubscribe?.();
+    },
+  };
+}
+
+export type KnowledgeRevisions = ReturnType<typeof createKnowledgeRevisions>;

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { runApiKeyCommand } from '../../cli.ts';
+
+describe('the OpenAPI document and its UI at /docs', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('the UI page loads under the security headers: its scripts come from the same origin', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self'/);
+    const scripts = [...page.body.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, inline] of scripts) {
+      // No inline script: script-src 'self' lets every one of them run.
+      expect(inline?.trim()).toBe('');
+      const src = /src="([^"]+)"/.exec(attributes ?? '')?.[1];
+      expect(src).toBeDefined();
+      const asset = await t.app.inject({
+        method: 'GET',
+        url: new URL(src ?? '', 'http://localhost/docs/').pathname,
+      });
+      expect(asset.statusCode, src).toBe(200);
+      expect(asset.headers['content-type'], src).toMatch(/javascript/);
+    }
+    const initializer = await t.app.inject({
+      method: 'GET',
+      url: '/docs/static/swagger-initializer.js',
+    });
+    expect(initializer.body).toContain('json');
+  });
+
+  it('the JSON document is OpenAPI 3.1, generated from the contracts, listing the integration API', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual([
+      // The exception desk's conversations, configurations and physicians (issue 5).
+      '/api/v1/configurations/{id}',
+      '/api/v1/conversations/{id}',
+      '/api/v1/conversations/{id}/handover',
+      '/api/v1/conversations/{id}/messages',
+      '/api/v1/events',
+      '/api/v1/jobs',
+      '/api/v1/jobs/{id}',
+      '/api/v1/jobs/{id}/cancel',
+      '/api/v1/physicians/{id}',
+      '/api/v1/requests',
+      '/api/v1/requests/{id}/answer',
+      '/internal/integration/api-keys',
+      '/internal/integration/api-keys/{id}',
+      '/internal/integration/webhook-deliveries',
+      '/internal/integration/webhook-deliveries/{eventId}/_redeliver',
+    ]);
+    const create = document.paths['/api/v1/jobs'].post;
+    expect(create.security).toEqual([{ apiKey: [] }]);
+    expect(create.parameters).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'idempotency-key', required: true }),
+    );
+    const body = create.requestBody.content['application/json'].schema;
+    expect(body.properties.queue.enum).toEqual([
+      'federated',
+      'exceptions',
+      'exceptions-restricted',
+      'hpi-summarisation',
+      'priority',
+    ]);
+    expect(body.required).toEqual(expect.arrayContaining(['queue', 'type', 'tenant', 'data']));
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '409']),
+    );
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ scheme: 'bearer' });
+  });
+});
+
+describe('the api-key command', () => {
+  let t: TestApp;
+  const lines: { out: string[]; err: string[] } = { out: [], err: [] };
+  const io = {
+    out: (line: string) => lines.out.push(line),
+    err: (line: string) => lines.err.push(line),
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an operator creates a key, lists it without its secret, and revokes it', async () => {
+    expect(await runApiKeyCommand(['create', 'assistant', 'staging'], t.database, io)).toBe(0);
+    const key = lines.out.at(-1) ?? '';
+    expect(key).toMatch(/^ldk_[0-9a-f]{8}_/);
+    expect(lines.out[0]).toMatch(/Created API key 'assistant staging' \(id [0-9a-f-]{36}, prefix/);
+    const id = /id ([0-9a-f-]{36})/.exec(lines.out[0] ?? '')?.[1] ?? '';
+
+    const works = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/events',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(works.statusCode).toBe(200);
+
+    lines.out.length = 0;
+    expect(await runApiKeyCommand(['list'], t.database, io)).toBe(0);
+    expect(lines.out).toHaveLength(1);
+    expect(lines.out[0]).toContain(id);
+    expect(lines.out[0]).toContain('active');
+    expect(lines.out.join('\n')).not.toContain(key.slice(13));
+
+    lines.out.length = 0;
+    expect(await runApiKeyCommand(['revoke', id], t.database, io)).toBe(0);
+    expect(lines.out[0]).toBe(`Revoked API key 'assistant staging' (${id}).`);
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/events',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(refused.statusCode).toBe(401);
+    const audit = await t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'details'])
+      .where('resource_id', '=', id)
+      .orderBy('id')
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual([
+      'integration.api-key.create',
+      'integration.api-key.revoke',
+    ]);
+    expect(audit[0]?.details).toMatchObject({ apiKey: 'assistant staging', via: 'cli' });
+  });
+
+  it('bad arguments print the usage and change nothing', async () => {
+    const before = await t.database.db.selectFrom('api_keys').selectAll().execute();
+    expect(await runApiKeyCommand(['create'], t.database, io)).toBe(2);
+    expect(await runApiKeyCommand(['revoke', 'nope'], t.database, io)).toBe(2);
+    expect(await runApiKeyCommand(['frobnicate'], t.database, io)).toBe(2);
+    expect(
+      await runApiKeyCommand(['revoke', '00000000-0000-4000-8000-000000000000'], t.database, io),
+    ).toBe(1);
+    expect(lines.err.join('\n')).toMatch(/Usage:/);
+    expect(lines.err.at(-1)).toMatch(/No API key with the id/);
+    expect(await t.database.db.selectFrom('api_keys').selectAll().execute()).toEqual(before);
+  });
+});

@@ -1,0 +1,191 @@
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type {
+  DeliveryState,
+  JobView,
+  OutboxEvent,
+  OutboxEventType,
+  WebhookDeliveryView,
+} from '@loopdesk/contracts/integration.ts';
+import type { Database } from '../../platform/db/database.ts';
+import type { DB, OutboxEventsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
+import type { JobRow } from '../jobs/repository.ts';
+
+export type OutboxEventRow = Selectable<OutboxEventsTable>;
+type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+/**
+ * A feed position: `{txid}_{cursor}`. Events are read in (txid, cursor) order and only from
+ * transactions older than every one still running (`pg_snapshot_xmin`), so an event that commits
+ * later can never sort before a position a reader has already passed. Writers take no lock.
+ */
+export function feedPosition(row: Pick<OutboxEventRow, 'txid' | 'cursor'>): string {
+  return `${row.txid}_${row.cursor}`;
+}
+
+/** Parses a feed position; `undefined` means from the start. */
+export function parseFeedPosition(position: string | undefined): { txid: string; cursor: number } {
+  if (!position) {
+    return { txid: '0', cursor: 0 };
+  }
+  const [txid = '0', cursor = '0'] = position.split('_');
+  return { txid, cursor: Number(cursor) };
+}
+
+/** The `job.completed` event's data: the submission and the job as the assistant reads it. */
+export function completedEventData(
+  job: JobRow,
+  submission: { type: string; userId: string },
+): Record<string, unknown> {
+  return { submission: { type: submission.type, userId: submission.userId }, job: toJobView(job) };
+}
+
+/** The job as the assistant reads it (`GET /api/v1/jobs/{id}` and every event's data.job). */
+export function toJobView(job: JobRow): JobView {
+  return {
+    id: job.id,
+    queue: job.queue as JobView['queue'],
+    type: job.type,
+    tenant: job.tenant,
+    state: job.state,
+    attempts: job.attempts,
+    priority: job.priority,
+    data: job.payload,
+    createdAt: new Date(job.created_at).toISOString(),
+    completedAt: job.completed_at ? new Date(job.completed_at).toISOString() : null,
+    result: job.result ?? null,
+  };
+}
+
+/**
+ * Records a job event in the outbox, inside the caller's transaction, together with its pending
+ * webhook delivery. Call it last in the transaction that changes the job (it serialises outbox
+ * writers until commit), e.g. the realtime engine on submit:
+ * `await recordJobEvent(trx, 'job.completed', job, { submission: { type, userId } })`.
+ */
+export async function recordJobEvent(
+  trx: Transaction<DB>,
+  type: OutboxEventType,
+  job: JobRow,
+  data: Record<string, unknown> = {},
+): Promise<OutboxEventRow> {
+  const event = await trx
+    .insertInto('outbox_events')
+    .values({
+      type,
+      job_id: job.id,
+      data: JSON.stringify({ ...data, job: toJobView(job) }),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({ event_id: event.id, next_attempt_at: sql<Date>`now()` })
+    .execute();
+  return event;
+}
+
+export function toOutboxEvent(row: OutboxEventRow): OutboxEvent {
+  return {
+    cursor: feedPosition(row),
+    id: row.id,
+    type: row.type,
+    jobId: row.job_id,
+    conversationId: row.conversation_id,
+    data: (row.data ?? {}) as Record<string, unknown>,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+function deliveryState(row: Pick<DeliveryRow, 'delivered_at' | 'dead_at'>): DeliveryState {
+  if (row.dead_at) {
+    return 'dead';
+  }
+  return row.delivered_at ? 'delivered' : 'pending';
+}
+
+type DeliveryJoin = DeliveryRow &
+  Pick<OutboxEventRow, 'cursor' | 'txid' | 'type' | 'job_id' | 'conversation_id' | 'created_at'>;
+
+export function toDeliveryView(row: DeliveryJoin): WebhookDeliveryView {
+  const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+  return {
+    eventId: row.event_id,
+    cursor: feedPosition(row),
+    type: row.type,
+    jobId: row.job_id,
+    conversationId: row.conversation_id,
+    state: deliveryState(row),
+    attempts: row.attempts,
+    nextAttemptAt: deliveryState(row) === 'pending' ? iso(row.next_attempt_at) : null,
+    deliveredAt: iso(row.delivered_at),
+    deadAt: iso(row.dead_at),
+    lastError: row.last_error,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Reads of the outbox: the pull feed and the delivery state admins see. */
+export function createOutboxRepository(db: Database) {
+  const deliveries = () =>
+    db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('outbox_events as e', 'e.id', 'd.event_id')
+      .selectAll('d')
+      .select(['e.cursor', 'e.txid', 'e.type', 'e.job_id', 'e.conversation_id', 'e.created_at']);
+
+  return {
+    /** Events after a feed position, in feed order, from finished transactions only. */
+    async feed(after: string | undefined, limit: number): Promise<OutboxEventRow[]> {
+      const position = parseFeedPosition(after);
+      const result = await sql<OutboxEventRow>`
+        select * from outbox_events
+        where (txid, cursor) > (${position.txid}::xid8, ${position.cursor})
+          and txid < pg_snapshot_xmin(pg_current_snapshot())
+        order by txid, cursor
+        limit ${limit}`.execute(db);
+      return result.rows;
+    },
+
+    listDeliveries(state: DeliveryState | undefined, limit: number): Promise<DeliveryJoin[]> {
+      let query = deliveries();
+      if (state === 'dead') {
+        query = query.where('d.dead_at', 'is not', null);
+      } else if (state === 'delivered') {
+        query = query.where('d.delivered_at', 'is not', null).where('d.dead_at', 'is', null);
+      } else if (state === 'pending') {
+        query = query.where('d.delivered_at', 'is', null).where('d.dead_at', 'is', null);
+      }
+      return query.orderBy('e.cursor', 'desc').limit(limit).execute();
+    },
+
+    findDelivery(eventId: string, trx: Database | Transaction<DB> = db) {
+      return trx
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('outbox_events as e', 'e.id', 'd.event_id')
+        .selectAll('d')
+        .select(['e.cursor', 'e.txid', 'e.type', 'e.job_id', 'e.conversation_id', 'e.created_at'])
+        .where('d.event_id', '=', eventId)
+        .executeTakeFirst();
+    },
+
+    /** Schedules a dead or delivered event again, now, with fresh attempts (same event id). */
+    async redeliver(eventId: string, trx: Transaction<DB>): Promise<boolean> {
+      const updated = await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          attempts: 0,
+          next_attempt_at: sql<Date>`now()`,
+          delivered_at: null,
+          dead_at: null,
+          last_error: null,
+          updated_at: sql<Date>`now()`,
+        })
+        .where('event_id', '=', eventId)
+        .where((eb) => eb.or([eb('dead_at', 'is not', null), eb('delivered_at', 'is not', null)]))
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

@@ -1,0 +1,358 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@loopdesk/contracts/errors.ts';
+import {
+  ApiKeyIdParams,
+  ApiKeyList,
+  ApiKeyView,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreateJobBody,
+  CreateJobHeaders,
+  DeliveriesQuery,
+  DeliveryList,
+  EventFeed,
+  EventIdParams,
+  EventsQuery,
+  JobIdParams,
+  JobView,
+  WebhookDeliveryView,
+} from '@loopdesk/contracts/integration.ts';
+import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { Bus } from '../../platform/bus.ts';
+import type { Config } from '../../platform/config.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { recordAudit, requestOrigin } from '../../platform/audit.ts';
+import { conflict, notFound, unauthorized } from '../../platform/errors.ts';
+import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
+import { registerOpenApi } from './openapi.ts';
+import {
+  createOutboxRepository,
+  feedPosition,
+  toDeliveryView,
+  toJobView,
+  toOutboxEvent,
+} from './outbox.ts';
+import { createIntegrationJobsService, type JobHooks } from './service.ts';
+import type { RealtimeHub } from '../realtime/hub.ts';
+import { WebhookWorker } from './webhook-worker.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key of an `/api/v1` request. */
+    apiKey: RequestApiKey | null;
+  }
+}
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+const apiKeySecurity = [{ apiKey: [] }];
+const staffSecurity = [{ staffToken: [] }];
+
+/**
+ * The assistant's integration API (issue 6): OpenAPI at /docs, `/api/v1` guarded by API keys,
+ * the admin routes of the route table, and the webhook worker when ASSISTANT_WEBHOOK_URL is set.
+ * Call it before the other routes are registered, so that the document can list them.
+ */
+export async function registerIntegration(
+  app: FastifyInstance,
+  deps: {
+    api: ApiRouter;
+    db: Database;
+    bus: Bus;
+    config: Config;
+    /** Further /api/v1 routes (the exception desk's conversations), behind the same API keys. */
+    extendV1?: (v1: FastifyInstance, apiKeyName: (request: FastifyRequest) => string) => void;
+    /** Checks a new job inside its transaction, and hears of it after commit (issue 5 tasks). */
+    jobHooks?: JobHooks;
+    /** The realtime hub: new jobs go straight to waiting technicians (the direct hand-off). */
+    dispatcher?: Pick<RealtimeHub, 'enqueue' | 'announce'>;
+  },
+): Promise<void> {
+  const { api, db, bus, config } = deps;
+  await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
+
+  const url = config.env.ASSISTANT_WEBHOOK_URL;
+  const secret = config.env.ASSISTANT_WEBHOOK_SECRET;
+  const worker =
+    url && secret
+      ? new WebhookWorker({
+          db,
+          url,
+          secret,
+          maxAttempts: config.env.WEBHOOK_MAX_ATTEMPTS,
+          pollMs: config.env.WEBHOOK_POLL_MS,
+          log: app.log,
+        })
+      : null;
+  const apiKeys = createApiKeysService(db);
+  const outbox = createOutboxRepository(db);
+  const service = createIntegrationJobsService({
+    db,
+    bus,
+    onEvent: () => worker?.nudge(),
+    ...(deps.jobHooks ? { hooks: deps.jobHooks } : {}),
+    ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+  });
+
+  // ------------------------------------------------------------------ /api/v1 (API keys)
+  await app.register(
+    (plugin) => {
+      const v1 = plugin.withTypeProvider<ZodTypeProvider>();
+      v1.decorateRequest('apiKey', null);
+      // Before the body is parsed: a stranger learns nothing about the schemas.
+      v1.addHook('onRequest', async (request) => {
+        request.apiKey = await apiKeys.authenticate(request.headers.authorization);
+      });
+      const keyOf = (apiKey: RequestApiKey | null): RequestApiKey => {
+        if (!apiKey) {
+          throw unauthorized('This API needs an API key.');
+        }
+        return apiKey;
+      };
+
+      v1.post(
+        '/jobs',
+        {
+          schema: {
+            tags: ['jobs'],
+            summary: 'Create a job (idempotent by the Idempotency-Key header)',
+            security: apiKeySecurity,
+            headers: CreateJobHeaders,
+            body: CreateJobBody,
+            response: { 200: JobView, 201: JobView, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const { job, created } = await service.create(
+            request.body,
+            request.headers['idempotency-key'],
+            keyOf(request.apiKey),
+            requestOrigin(request),
+          );
+          return reply.status(created ? 201 : 200).send(toJobView(job));
+        },
+      );
+
+      v1.get(
+        '/jobs/:id',
+        {
+          schema: {
+            tags: ['jobs'],
+            summary: 'Read a job, with its result once completed',
+            security: apiKeySecurity,
+            params: JobIdParams,
+            response: { 200: JobView, ...errors },
+          },
+        },
+        async (request) => {
+          const job = await service.get(request.params.id);
+          // The job holds patient messages: every read is in the audit trail.
+          await recordAudit(
+            db,
+            {
+              action: 'integration.job.read',
+              outcome: 'success',
+              resourceType: 'job',
+              resourceId: job.id,
+              statusCode: 200,
+              details: { apiKey: keyOf(request.apiKey).name },
+            },
+            requestOrigin(request),
+          );
+          return toJobView(job);
+        },
+      );
+
+      v1.post(
+        '/jobs/:id/cancel',
+        {
+          schema: {
+            tags: ['jobs'],
+            summary: 'Cancel a queued or assigned job',
+            security: apiKeySecurity,
+            params: JobIdParams,
+            response: { 200: JobView, ...errors },
+          },
+        },
+        async (request) =>
+          toJobView(
+            await service.cancel(request.params.id, keyOf(request.apiKey), requestOrigin(request)),
+          ),
+      );
+
+      v1.get(
+        '/events',
+        {
+          schema: {
+            tags: ['events'],
+            summary: 'The outbox as a pull feed, oldest first, after a cursor',
+            security: apiKeySecurity,
+            querystring: EventsQuery,
+            response: { 200: EventFeed, ...errors },
+          },
+        },
+        async (request) => {
+          const after = request.query.after;
+          const rows = await outbox.feed(after, request.query.limit);
+          const last = rows.at(-1);
+          if (rows.length > 0) {
+            await recordAudit(
+              db,
+              {
+                action: 'integration.events.read',
+                outcome: 'success',
+                resourceType: 'outbox',
+                resourceId: `${after ?? '0_0'}..${last ? feedPosition(last) : ''}`,
+                statusCode: 200,
+                details: {
+                  apiKey: keyOf(request.apiKey).name,
+                  jobs: [...new Set(rows.map((r) => r.job_id))],
+                },
+              },
+              requestOrigin(request),
+            );
+          }
+          return {
+            events: rows.map(toOutboxEvent),
+            nextCursor: last ? feedPosition(last) : (after ?? '0_0'),
+          };
+        },
+      );
+      deps.extendV1?.(v1, (request) => keyOf(request.apiKey).name);
+      return Promise.resolve();
+    },
+    { prefix: '/api/v1' },
+  );
+
+  // ------------------------------------------------- /internal/integration (staff admins)
+  const staff = (request: { user: { id: string; email: string } | null }) => ({
+    userId: request.user?.id ?? null,
+    email: request.user?.email ?? null,
+    via: 'api' as const,
+  });
+
+  api.route(
+    'GET /internal/integration/api-keys',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'List API keys (never their secrets)',
+        security: staffSecurity,
+        response: { 200: ApiKeyList, ...errors },
+      },
+    },
+    async () => ({ apiKeys: (await apiKeys.list()).map(toApiKeyView) }),
+  );
+
+  api.route(
+    'POST /internal/integration/api-keys',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create an API key: the full key is in this answer only',
+        security: staffSecurity,
+        body: CreateApiKeyBody,
+        response: { 201: CreatedApiKey, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.body as CreateApiKeyBody;
+      const { row, key } = await apiKeys.create(name, staff(request), requestOrigin(request));
+      return reply.status(201).send({ ...toApiKeyView(row), key });
+    },
+  );
+
+  api.route(
+    'DELETE /internal/integration/api-keys/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke an API key (at once, on every node)',
+        security: staffSecurity,
+        params: ApiKeyIdParams,
+        response: { 200: ApiKeyView, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as ApiKeyIdParams;
+      return toApiKeyView(await apiKeys.revoke(id, staff(request), requestOrigin(request)));
+    },
+  );
+
+  api.route(
+    'GET /internal/integration/webhook-deliveries',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Webhook deliveries, newest first (?state=dead for the dead ones)',
+        security: staffSecurity,
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveryList, ...errors },
+      },
+    },
+    async (request) => {
+      const { state, limit } = request.query as DeliveriesQuery;
+      return { deliveries: (await outbox.listDeliveries(state, limit)).map(toDeliveryView) };
+    },
+  );
+
+  api.route(
+    'POST /internal/integration/webhook-deliveries/:eventId/_redeliver',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Deliver a dead or delivered event again, with the same webhook-id',
+        security: staffSecurity,
+        params: EventIdParams,
+        response: { 200: WebhookDeliveryView, ...errors },
+      },
+    },
+    async (request) => {
+      const { eventId } = request.params as EventIdParams;
+      const row = await db.transaction().execute(async (trx) => {
+        const before = await outbox.findDelivery(eventId, trx);
+        if (!before) {
+          throw notFound(`No outbox event with the id '${eventId}'.`);
+        }
+        if (!(await outbox.redeliver(eventId, trx))) {
+          throw conflict(
+            `The event ${eventId} is still pending delivery (attempt ${before.attempts}): it needs no redelivery.`,
+          );
+        }
+        await recordAudit(
+          trx,
+          {
+            action: 'integration.webhook.redeliver',
+            outcome: 'success',
+            actorId: request.user?.id ?? null,
+            actorEmail: request.user?.email ?? null,
+            resourceType: 'outbox-event',
+            resourceId: eventId,
+            statusCode: 200,
+            details: {
+              type: before.type,
+              jobId: before.job_id,
+              previousState: before.dead_at ? 'dead' : 'delivered',
+              previousAttempts: before.attempts,
+            },
+          },
+          requestOrigin(request),
+        );
+        return outbox.findDelivery(eventId, trx);
+      });
+      worker?.nudge();
+      if (!row) {
+        throw notFound(`No outbox event with the id '${eventId}'.`);
+      }
+      return toDeliveryView(row);
+    },
+  );
+
+  if (worker) {
+    app.addHook('onReady', () => {
+      worker.start();
+      return Promise.resolve();
+    });
+    app.addHook('onClose', () => worker.stop());
+  }
+}

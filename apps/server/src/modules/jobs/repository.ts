@@ -1,0 +1,175 @@
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { Database } from '../../platform/db/database.ts';
+import type { DB, JobsTable } from '../../platform/db/schema.ts';
+import type { QueueName } from '@loopdesk/contracts/jobs.ts';
+
+export type JobRow = Selectable<JobsTable>;
+type Executor = Database | Transaction<DB>;
+
+/** JOB_MAX_ATTEMPTS's default. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+export interface NewJob {
+  queue: QueueName;
+  type: string;
+  tenant: string;
+  payload: unknown;
+  priority?: number;
+  maxAttempts?: number;
+  idempotencyKey?: string | null;
+}
+
+/** SQL over the jobs table. Every function takes an optional transaction. */
+export function createJobsRepository(db: Database) {
+  return {
+    async enqueue(job: NewJob, trx: Executor = db): Promise<JobRow> {
+      return trx
+        .insertInto('jobs')
+        .values({
+          queue: job.queue,
+          type: job.type,
+          tenant: job.tenant,
+          payload: JSON.stringify(job.payload),
+          ...(job.priority === undefined ? {} : { priority: job.priority }),
+          ...(job.maxAttempts === undefined ? {} : { max_attempts: job.maxAttempts }),
+          idempotency_key: job.idempotencyKey ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Queued jobs of a queue: what the bell counts. */
+    async size(queue: QueueName, trx: Executor = db): Promise<number> {
+      const row = await trx
+        .selectFrom('jobs')
+        .select(sql<number>`count(*)::int`.as('size'))
+        .where('queue', '=', queue)
+        .where('state', '=', 'queued')
+        .executeTakeFirstOrThrow();
+      return row.size;
+    },
+
+    /**
+     * Takes the next queued job of a queue for a technician, first by priority then by age;
+     * concurrent claimers skip rows another transaction holds, so no job goes to two people.
+     */
+    async claim(
+      queue: QueueName,
+      assigneeId: string,
+      leaseMs: number,
+      trx: Executor = db,
+    ): Promise<JobRow | undefined> {
+      const result = await sql<JobRow>`
+        update jobs set
+          state = 'assigned',
+          assignee_id = ${assigneeId},
+          attempts = attempts + 1,
+          lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
+          updated_at = now()
+        where id = (
+          select id from jobs
+          where queue = ${queue} and state = 'queued'
+          order by priority desc, queued_at asc, seq asc
+          for update skip locked
+          limit 1
+        )
+        returning *`.execute(trx);
+      return result.rows[0];
+    },
+
+    /** Completes a job its assignee holds; undefined when the job is not theirs any more. */
+    async complete(
+      jobId: string,
+      assigneeId: string,
+      result: unknown,
+      trx: Executor = db,
+    ): Promise<JobRow | undefined> {
+      return trx
+        .updateTable('jobs')
+        .set({
+          state: 'completed',
+          result: JSON.stringify(result),
+          completed_at: new Date(),
+          updated_at: new Date(),
+          lease_expires_at: null,
+        })
+        .where('id', '=', jobId)
+        .where('state', '=', 'assigned')
+        .where('assignee_id', '=', assigneeId)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /**
+     * Puts jobs back at the head of their queue (they keep their age), or dead-letters those that
+     * used up their attempts: their own `max_attempts`, else `where.maxAttempts`
+     * (JOB_MAX_ATTEMPTS). Used when a socket closes and when leases run out.
+     */
+    async release(
+      where: {
+        jobId?: string;
+        /** Any of these jobs (an empty list matches none). */
+        jobIds?: readonly string[];
+        expiredBefore?: Date;
+        /** Only while this technician still holds it… */
+        assigneeId?: string;
+        /** …in this attempt (a job handed back and taken again is another attempt). */
+        attempts?: number;
+        maxAttempts?: number | undefined;
+      },
+      trx: Executor = db,
+    ): Promise<JobRow[]> {
+      if (where.jobIds?.length === 0) {
+        return [];
+      }
+      const limit = where.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+      const result = await sql<JobRow>`
+        update jobs set
+          state = case when attempts >= coalesce(max_attempts, ${limit}) then 'dead' else 'queued' end,
+          assignee_id = null,
+          lease_expires_at = null,
+          updated_at = now()
+        where state = 'assigned'
+          ${where.jobId ? sql`and id = ${where.jobId}` : sql``}
+          ${where.jobIds ? sql`and id = any(${[...where.jobIds]}::uuid[])` : sql``}
+          ${where.expiredBefore ? sql`and lease_expires_at < ${where.expiredBefore}` : sql``}
+          ${where.assigneeId ? sql`and assignee_id = ${where.assigneeId}` : sql``}
+          ${where.attempts === undefined ? sql`` : sql`and attempts = ${where.attempts}`}
+        returning *`.execute(trx);
+      return result.rows;
+    },
+
+    /** Cancels a queued or assigned job; undefined when it is in neither state (any more). */
+    cancel(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
+      return trx
+        .updateTable('jobs')
+        .set({
+          state: 'cancelled',
+          assignee_id: null,
+          lease_expires_at: null,
+          updated_at: new Date(),
+        })
+        .where('id', '=', jobId)
+        .where('state', 'in', ['queued', 'assigned'])
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Dead-lettered jobs, newest first. */
+    listDead(limit: number, trx: Executor = db): Promise<JobRow[]> {
+      return trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('state', '=', 'dead')
+        .orderBy('updated_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    findById(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
+      return trx.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+    },
+  };
+}
+
+export type JobsRepository = ReturnType<typeof createJobsRepository>;

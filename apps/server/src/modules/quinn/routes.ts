@@ -1,0 +1,265 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '@loopdesk/contracts/errors.ts';
+import {
+  AnsweredEvent,
+  AnsweredRequestView,
+  AnswerRequestBody,
+  ConversationMemory,
+  MESSAGE_OPERATION_BODIES,
+  MessageOperation,
+  RequestIdParams,
+  RequestList,
+  RequestsQuery,
+  TENANT_HEADER,
+} from '@loopdesk/contracts/quinn.ts';
+import { IntentContextMenu } from '@loopdesk/contracts/workbench-payloads.ts';
+import type { ApiRouter } from '../../platform/api-routes.ts';
+import { recordAudit, requestOrigin } from '../../platform/audit.ts';
+import { AppError, badRequest, unauthorized } from '../../platform/errors.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { createApiKeysService, type RequestApiKey } from '../integration/api-keys.ts';
+import { toRequestView } from './repository.ts';
+import type { QuinnService } from './service.ts';
+
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  502: ErrorBody,
+  504: ErrorBody,
+};
+const apiKeySecurity = [{ apiKey: [] }];
+
+const tenantValue = z
+  .string()
+  .trim()
+  .min(1, 'must name the tenant of the job (its tenant field)')
+  .max(200, 'must be at most 200 characters');
+const TenantHeaders = z.object({ [TENANT_HEADER]: tenantValue });
+const OptionalTenantHeaders = z.object({ [TENANT_HEADER]: tenantValue.optional() });
+const TenantQuery = z.object({ tenant: tenantValue.optional() });
+
+const IntentParams = z.object({
+  intent: z
+    .string()
+    .trim()
+    .min(1, 'must name an intent')
+    .max(200, 'must be at most 200 characters'),
+});
+const ConversationParams = z.object({
+  id: z.string().trim().min(1, 'must be a conversation id').max(200),
+});
+const OperationParams = z.object({ operation: MessageOperation });
+
+const userOf = (request: FastifyRequest) => request.user?.id ?? null;
+
+/**
+ * The portal's questions to the assistant (spec 1 §7): `/internal/quinn/...` for the portal, and
+ * `/api/v1/requests` where the assistant reads and answers them with its API key.
+ */
+export async function registerQuinnRoutes(
+  app: FastifyInstance,
+  deps: { api: ApiRouter; db: Database; service: QuinnService },
+): Promise<void> {
+  const { api, db, service } = deps;
+
+  // ------------------------------------------------------------------------- portal side
+  api.route(
+    'GET /internal/quinn/intents/:intent/_context_menu',
+    {
+      schema: {
+        params: IntentParams,
+        headers: TenantHeaders,
+        response: { 200: IntentContextMenu, ...errors },
+      },
+    },
+    async (request) => {
+      const { intent } = request.params as z.infer<typeof IntentParams>;
+      const tenant = (request.headers as Record<string, string>)[TENANT_HEADER] ?? '';
+      return service.ask({
+        kind: 'intent.context_menu',
+        tenant,
+        body: { intent },
+        cacheKey: intent,
+        requestedBy: userOf(request),
+      });
+    },
+  );
+
+  api.route(
+    'POST /internal/quinn/conversations/:id/_memory',
+    {
+      schema: {
+        params: ConversationParams,
+        headers: TenantHeaders,
+        response: { 200: ConversationMemory, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as z.infer<typeof ConversationParams>;
+      const tenant = (request.headers as Record<string, string>)[TENANT_HEADER] ?? '';
+      return service.ask({
+        kind: 'conversation.memory',
+        tenant,
+        body: { conversationId: id },
+        requestedBy: userOf(request),
+      });
+    },
+  );
+
+  api.route(
+    'POST /internal/quinn/messages/:operation',
+    {
+      schema: {
+        params: OperationParams,
+        headers: OptionalTenantHeaders,
+        querystring: TenantQuery,
+        response: { 200: AnsweredEvent, ...errors },
+      },
+    },
+    async (request) => {
+      const { operation } = request.params as z.infer<typeof OperationParams>;
+      const headers = request.headers as Record<string, string | undefined>;
+      const tenant = headers[TENANT_HEADER] ?? (request.query as { tenant?: string }).tenant;
+      if (!tenant) {
+        throw badRequest(
+          `Name the tenant of the job: send the ${TENANT_HEADER} header or the tenant query parameter.`,
+          [{ path: `headers.${TENANT_HEADER}`, message: 'is required' }],
+        );
+      }
+      const parsed = MESSAGE_OPERATION_BODIES[operation].safeParse(request.body ?? {});
+      if (!parsed.success) {
+        const details = parsed.error.issues.map((issue) => ({
+          path: ['body', ...issue.path.map(String)].join('.'),
+          message: issue.message,
+        }));
+        throw badRequest(
+          `Invalid body of message.${operation}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,
+          details,
+        );
+      }
+      return service.ask({
+        kind: `message.${operation}`,
+        tenant: tenant.trim(),
+        body: parsed.data,
+        requestedBy: userOf(request),
+      });
+    },
+  );
+
+  // ---------------------------------------------------------------- assistant side (/api/v1)
+  const apiKeys = createApiKeysService(db);
+  await app.register(
+    (plugin) => {
+      const v1 = plugin.withTypeProvider<ZodTypeProvider>();
+      // Before the body is parsed: a stranger learns nothing about the schemas.
+      const keys = new WeakMap<FastifyRequest, RequestApiKey>();
+      v1.addHook('onRequest', async (request) => {
+        keys.set(request, await apiKeys.authenticate(request.headers.authorization));
+      });
+      const keyOf = (request: FastifyRequest): RequestApiKey => {
+        const key = keys.get(request);
+        if (!key) {
+          throw unauthorized('This API needs an API key.');
+        }
+        return key;
+      };
+
+      v1.get(
+        '/requests',
+        {
+          schema: {
+            tags: ['requests'],
+            summary: "The portal's pending questions, oldest first (long poll with ?wait=)",
+            security: apiKeySecurity,
+            querystring: RequestsQuery,
+            response: { 200: RequestList, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const apiKey = keyOf(request);
+          // The assistant hanging up ends the wait.
+          const hangUp = new AbortController();
+          const onClose = () => hangUp.abort();
+          reply.raw.once('close', onClose);
+          try {
+            const rows = await service.poll(request.query, hangUp.signal);
+            if (rows.length > 0) {
+              await recordAudit(
+                db,
+                {
+                  action: 'integration.requests.read',
+                  outcome: 'success',
+                  resourceType: 'assistant-request',
+                  resourceId: rows.map((r) => r.id).join(','),
+                  statusCode: 200,
+                  details: { apiKey: apiKey.name, kinds: rows.map((r) => r.kind) },
+                },
+                requestOrigin(request),
+              );
+            }
+            return { requests: rows.map(toRequestView) };
+          } finally {
+            reply.raw.off('close', onClose);
+          }
+        },
+      );
+
+      v1.post(
+        '/requests/:id/answer',
+        {
+          schema: {
+            tags: ['requests'],
+            summary: 'Answer a question of the portal (or say why there is no answer)',
+            security: apiKeySecurity,
+            params: RequestIdParams,
+            body: AnswerRequestBody,
+            response: { 200: AnsweredRequestView, ...errors },
+          },
+        },
+        async (request) => {
+          const apiKey = keyOf(request);
+          const origin = requestOrigin(request);
+          try {
+            const row = await service.answer(request.params.id, request.body, apiKey.name);
+            await recordAudit(
+              db,
+              {
+                action: 'integration.request.answer',
+                outcome: 'success',
+                resourceType: 'assistant-request',
+                resourceId: row.id,
+                statusCode: 200,
+                details: { apiKey: apiKey.name, kind: row.kind, state: row.state },
+              },
+              origin,
+            );
+            return toRequestView(row);
+          } catch (error) {
+            if (error instanceof AppError) {
+              await recordAudit(
+                db,
+                {
+                  action: 'integration.request.answer',
+                  outcome: 'failure',
+                  resourceType: 'assistant-request',
+                  resourceId: request.params.id,
+                  statusCode: error.statusCode,
+                  details: { apiKey: apiKey.name, message: error.message },
+                },
+                origin,
+              );
+            }
+            throw error;
+          }
+        },
+      );
+      return Promise.resolve();
+    },
+    { prefix: '/api/v1' },
+  );
+}

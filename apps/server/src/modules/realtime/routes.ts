@@ -1,0 +1,170 @@
+import type { FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import { z } from 'zod';
+import {
+  CloudEvent,
+  DUPLICATE_SESSION_CLOSE_CODE,
+  DUPLICATE_SESSION_MESSAGE,
+  SessionActionResult,
+  SessionCount,
+  SessionSummary,
+  type SessionSource,
+} from '@loopdesk/contracts/realtime.ts';
+import { UserKeyParams } from '@loopdesk/contracts/users.ts';
+import type { Privilege } from '@loopdesk/contracts/privileges.ts';
+import type { ApiRouter } from '../../platform/api-routes.ts';
+import { recordAudit, requestOrigin } from '../../platform/audit.ts';
+import { authorize, verifyAccessToken } from '../../platform/auth/guard.ts';
+import type { SessionStore } from '../../platform/auth/sessions.ts';
+import type { TokenService } from '../../platform/auth/tokens.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { badRequest, conflict, notFound, unauthorized } from '../../platform/errors.ts';
+import type { Bus } from '../../platform/bus.ts';
+import { decodeUserKey } from '../users/service.ts';
+import { createUsersRepository } from '../users/repository.ts';
+import type { RealtimeHub } from './hub.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
+
+/** Privilege needed to open each socket. */
+const SOCKET_PRIVILEGE: Readonly<Record<SessionSource, Privilege>> = {
+  federated: 'jobs:federated:perform',
+  exceptions: 'jobs:exception:perform',
+  priority: 'jobs:federated:perform',
+};
+
+const SOCKET_PATHS: Readonly<Record<SessionSource, string>> = {
+  federated: '/ws/federated',
+  exceptions: '/ws/exceptions',
+  priority: '/ws/priority',
+};
+
+/** The technician sockets: the access token travels as the sub-protocol. */
+export async function registerSockets(
+  app: FastifyInstance,
+  deps: { hub: RealtimeHub; tokens: TokenService; sessions: SessionStore },
+): Promise<void> {
+  await app.register(websocket, {
+    options: {
+      // Frames up to 1 MiB are read and answered; the hub refuses those over MAX_FRAME_BYTES.
+      maxPayload: 1024 * 1024,
+      handleProtocols: (protocols: Set<string>) => protocols.values().next().value ?? false,
+    },
+  });
+  for (const [source, path] of Object.entries(SOCKET_PATHS) as [SessionSource, string][]) {
+    app.get(
+      path,
+      {
+        websocket: true,
+        preValidation: async (request) => {
+          const token = request.headers['sec-websocket-protocol']?.split(',')[0]?.trim();
+          if (!token) {
+            throw unauthorized('Pass the access token as the WebSocket sub-protocol.');
+          }
+          const user = await verifyAccessToken(token, deps.tokens, deps.sessions);
+          request.user = user;
+          authorize(user, { anyOf: [SOCKET_PRIVILEGE[source]] });
+        },
+      },
+      async (socket, request) => {
+        const user = request.user;
+        if (!user) {
+          socket.close(1008, 'Not signed in.');
+          return;
+        }
+        await deps.hub.attach(
+          socket,
+          user,
+          source,
+          { code: DUPLICATE_SESSION_CLOSE_CODE, message: DUPLICATE_SESSION_MESSAGE },
+          request.ip,
+        );
+      },
+    );
+  }
+}
+
+/** Session management and counts (spec 1 §7, spec 3 §7 Admin), and the portal events call. */
+export function registerSessionRoutes(
+  api: ApiRouter,
+  deps: { db: Database; hub: RealtimeHub; sessionsRepo: SessionsRepository; bus: Bus },
+): void {
+  const users = createUsersRepository(deps.db);
+
+  api.route(
+    'GET /internal/sessions/_summary',
+    { schema: { response: { 200: SessionSummary } } },
+    async () => ({
+      items: (await deps.sessionsRepo.summary()).map((row) => ({
+        technicianId: row.user_id,
+        state: row.state,
+        source: row.source,
+        name: row.name,
+        connected: row.connected,
+      })),
+    }),
+  );
+
+  api.route(
+    'GET /internal/sessions/_count',
+    { schema: { response: { 200: SessionCount } } },
+    async () => {
+      const counts = await deps.sessionsRepo.countConnected();
+      return { federated: counts.federated + counts.priority, exception: counts.exceptions };
+    },
+  );
+
+  const act =
+    (remove: boolean) => async (request: Parameters<Parameters<ApiRouter['route']>[2]>[0]) => {
+      const { userId } = request.params as UserKeyParams;
+      const key = decodeUserKey(userId);
+      const user = /^[0-9a-f-]{36}$/i.test(key)
+        ? await users.findById(key)
+        : await users.findByEmail(key);
+      if (!user || !(await deps.sessionsRepo.exists(user.id))) {
+        throw notFound(`No technician session for '${key}'.`);
+      }
+      await deps.bus.publish('sessions.close', { userId: user.id, remove });
+      if (remove) {
+        await deps.sessionsRepo.remove(user.id);
+      }
+      await recordAudit(
+        deps.db,
+        {
+          action: remove ? 'sessions.remove' : 'sessions.close',
+          outcome: 'success',
+          actorId: request.user?.id ?? null,
+          actorEmail: request.user?.email ?? null,
+          resourceType: 'technician',
+          resourceId: user.id,
+          statusCode: 200,
+        },
+        requestOrigin(request),
+      );
+      return { technicianId: user.id, action: remove ? 'removed' : 'closed' };
+    };
+  const actionSchema = { params: UserKeyParams, response: { 200: SessionActionResult } };
+  api.route('GET /internal/users/:userId/sessions/_close', { schema: actionSchema }, act(false));
+  api.route('GET /internal/users/:userId/sessions/_remove', { schema: actionSchema }, act(true));
+
+  api.route(
+    'POST /internal/users/me/_events',
+    { schema: { body: CloudEvent, response: { 202: z.object({ accepted: z.literal(true) }) } } },
+    async (request, reply) => {
+      const event = request.body as CloudEvent;
+      if (event.type !== 'dh.portal.hitl.event') {
+        throw badRequest('Only dh.portal.hitl.event is accepted here.', [
+          { path: 'body.type', message: 'must be dh.portal.hitl.event' },
+        ]);
+      }
+      if (!request.user) {
+        throw unauthorized('Sign in first.');
+      }
+      if (!(await deps.hub.submitFromHttp(request.user.id, event))) {
+        throw conflict(
+          'This event is for a job you do not hold on an open socket: it changed nothing.',
+        );
+      }
+      return reply.status(202).send({ accepted: true });
+    },
+  );
+}

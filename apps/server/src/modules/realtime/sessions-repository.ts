@@ -1,0 +1,169 @@
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { Database } from '../../platform/db/database.ts';
+import type { DB, TechnicianSessionsTable } from '../../platform/db/schema.ts';
+import type { SessionSource, SessionState } from '@loopdesk/contracts/realtime.ts';
+
+export type SessionRow = Selectable<TechnicianSessionsTable>;
+type Executor = Database | Transaction<DB>;
+
+/** SQL over technician sessions. */
+export function createSessionsRepository(db: Database, staleMs: number) {
+  return {
+    /**
+     * Takes the (technician, source) slot for a new socket, starting paused. Fails (undefined)
+     * while another socket anywhere in the cluster holds it and has been seen recently.
+     */
+    async attach(
+      userId: string,
+      source: SessionSource,
+      nodeId: string,
+      connectionId: string,
+      ip: string | null = null,
+    ): Promise<SessionRow | undefined> {
+      const stale = new Date(Date.now() - staleMs);
+      const result = await sql<SessionRow>`
+        insert into technician_sessions (user_id, source, state, node_id, connection_id, ip, last_seen_at, updated_at)
+        values (${userId}, ${source}, 'paused', ${nodeId}, ${connectionId}, ${ip}, now(), now())
+        on conflict (user_id, source) do update set
+          state = 'paused', node_id = excluded.node_id, connection_id = excluded.connection_id,
+          ip = excluded.ip, last_seen_at = now(), waiting_since = null, current_job_id = null,
+          updated_at = now()
+        where technician_sessions.connection_id is null or technician_sessions.last_seen_at < ${stale}
+        returning *`.execute(db);
+      return result.rows[0];
+    },
+
+    /**
+     * Frees the slot of a closed socket; the session stays listed, paused. Answers the job the
+     * session held in the database (a claim or hand-off whose frame may not have gone out), read
+     * under the row's lock in the same statement, so no hand-off can slip in between.
+     */
+    async detach(connectionId: string): Promise<string | null> {
+      const result = await sql<{ current_job_id: string | null }>`
+        update technician_sessions s set
+          connection_id = null, node_id = null, state = 'paused', waiting_since = null,
+          current_job_id = null, updated_at = now()
+        from (
+          select current_job_id from technician_sessions where connection_id = ${connectionId}
+          for update
+        ) as held
+        where s.connection_id = ${connectionId}
+        returning held.current_job_id`.execute(db);
+      return result.rows[0]?.current_job_id ?? null;
+    },
+
+    /**
+     * Sessions still marked as holding jobs that went back to their queue (a hand-off whose frame
+     * never went out, a lease that ran out) wait again, in the transaction that returned them.
+     */
+    async waitAgain(jobIds: readonly string[], trx: Executor = db): Promise<void> {
+      if (jobIds.length === 0) {
+        return;
+      }
+      await trx
+        .updateTable('technician_sessions')
+        .set({
+          state: 'waiting',
+          current_job_id: null,
+          waiting_since: new Date(),
+          updated_at: new Date(),
+        })
+        .where('current_job_id', 'in', [...jobIds])
+        .where('state', '=', 'activated')
+        .execute();
+    },
+
+    async setState(
+      connectionId: string,
+      state: SessionState,
+      currentJobId: string | null,
+    ): Promise<void> {
+      await db
+        .updateTable('technician_sessions')
+        .set({
+          state,
+          current_job_id: currentJobId,
+          waiting_since: state === 'waiting' ? new Date() : null,
+          updated_at: new Date(),
+        })
+        .where('connection_id', '=', connectionId)
+        .execute();
+    },
+
+    /** Marks this node's sockets as alive. */
+    async touch(connectionIds: readonly string[]): Promise<void> {
+      if (connectionIds.length === 0) {
+        return;
+      }
+      await db
+        .updateTable('technician_sessions')
+        .set({ last_seen_at: new Date() })
+        .where('connection_id', 'in', [...connectionIds])
+        .execute();
+    },
+
+    /** Every session with its technician's name and whether a socket holds it. */
+    async summary(): Promise<
+      {
+        user_id: string;
+        source: SessionSource;
+        state: SessionState;
+        name: string;
+        connected: boolean;
+      }[]
+    > {
+      const stale = new Date(Date.now() - staleMs);
+      return db
+        .selectFrom('technician_sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select([
+          's.user_id',
+          's.source',
+          's.state',
+          sql<string>`coalesce(u.display_name, u.email)`.as('name'),
+          sql<boolean>`(s.connection_id is not null and s.last_seen_at >= ${stale})`.as(
+            'connected',
+          ),
+        ])
+        .orderBy('u.email')
+        .orderBy('s.source')
+        .execute();
+    },
+
+    /** Connected sessions per source. */
+    async countConnected(): Promise<Record<SessionSource, number>> {
+      const stale = new Date(Date.now() - staleMs);
+      const rows = await db
+        .selectFrom('technician_sessions')
+        .select(['source', sql<number>`count(*)::int`.as('n')])
+        .where('connection_id', 'is not', null)
+        .where('last_seen_at', '>=', stale)
+        .groupBy('source')
+        .execute();
+      const counts: Record<SessionSource, number> = { federated: 0, exceptions: 0, priority: 0 };
+      for (const row of rows) {
+        counts[row.source] = row.n;
+      }
+      return counts;
+    },
+
+    async remove(userId: string): Promise<number> {
+      const result = await db
+        .deleteFrom('technician_sessions')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async exists(userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('technician_sessions')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '@loopdesk/contracts/errors.ts';
+import {
+  Appointment,
+  AppointmentsSummary,
+  AppointmentsSummaryQuery,
+  Physician,
+  PhysicianIdParams,
+  PhysiciansResponse,
+  PutPhysicianBody,
+  ScheduleAppointmentBody,
+  type ScheduleAppointment,
+} from '@loopdesk/contracts/scheduling.ts';
+import type { ApiRouter } from '../../platform/api-routes.ts';
+import { requestOrigin } from '../../platform/audit.ts';
+import { unauthorized } from '../../platform/errors.ts';
+import type { SchedulingService } from './service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+const staffSecurity = [{ staffToken: [] }];
+
+/** Physicians and appointments for the portal (spec 3 §7 Scheduling). */
+export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingService): void {
+  api.route(
+    'GET /internal/physicians',
+    {
+      schema: {
+        tags: ['scheduling'],
+        summary: 'The physicians an appointment can be with',
+        security: staffSecurity,
+        response: { 200: PhysiciansResponse, ...errors },
+      },
+    },
+    async () => ({ items: await service.physicians() }),
+  );
+
+  api.route(
+    'POST /internal/appointments/_schedule',
+    {
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Schedule an appointment (spec 3 §3 Appointment)',
+        security: staffSecurity,
+        body: ScheduleAppointmentBody,
+        response: { 201: Appointment, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (!request.user) {
+        throw unauthorized('Sign in first.');
+      }
+      const appointment = await service.schedule(
+        request.body as ScheduleAppointment,
+        request.user,
+        requestOrigin(request),
+      );
+      return reply.status(201).send(appointment);
+    },
+  );
+
+  api.route(
+    'GET /internal/experiment/appointments/_summary',
+    {
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Appointments scheduled, newest first (conversationId= narrows them)',
+        security: staffSecurity,
+        querystring: AppointmentsSummaryQuery,
+        response: { 200: AppointmentsSummary, ...errors },
+      },
+    },
+    async (request) => {
+      if (!request.user) {
+        throw unauthorized('Sign in first.');
+      }
+      const query = request.query as AppointmentsSummaryQuery;
+      return service.summary(
+        { conversationId: query.conversationId, limit: query.s },
+        request.user,
+      );
+    },
+  );
+}
+
+/** The assistant keeps the physician directory in step: `PUT /api/v1/physicians/{id}`. */
+export function registerPhysicianApi(
+  v1: FastifyInstance,
+  deps: { service: SchedulingService; apiKeyName: (request: FastifyRequest) => string },
+): void {
+  v1.withTypeProvider<ZodTypeProvider>().put(
+    '/physicians/:id',
+    {
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Register or update a physician (active: false takes them off the list)',
+        security: [{ apiKey: [] }],
+        params: PhysicianIdParams,
+        body: PutPhysicianBody,
+        response: { 200: Physician.extend({ active: z.boolean() }), ...errors },
+      },
+    },
+    async (request) =>
+      deps.service.putPhysician(
+        request.params.id,
+        request.body,
+        deps.apiKeyName(request),
+        requestOrigin(request),
+      ),
+  );
+}

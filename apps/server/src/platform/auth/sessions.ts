@@ -1,0 +1,183 @@
+import type { Database } from '../db/database.ts';
+import { hashToken, randomToken } from './tokens.ts';
+
+export interface SessionPolicy {
+  readonly idleMs: number;
+  readonly absoluteMs: number;
+  /**
+   * A refresh token presented again within this window (two tabs at once) is refused without
+   * ending the session; later, a reuse ends it.
+   */
+  readonly reuseGraceMs: number;
+}
+
+export type RefreshOutcome =
+  | { ok: true; sessionId: string; userId: string; refreshToken: string }
+  | {
+      ok: false;
+      reason: string;
+      sessionId?: string;
+      userId?: string;
+      /**
+       * The token was replaced a moment ago by a request of the same browser (two tabs at once):
+       * the session lives on and the browser already holds the new token, so try again.
+       */
+      replacedJustNow?: boolean;
+    };
+
+/** Sign-in sessions with rotating refresh tokens, idle and absolute timeouts, and revocation. */
+export function createSessionStore(db: Database, policy: SessionPolicy) {
+  async function issueRefreshToken(sessionId: string): Promise<string> {
+    const token = randomToken();
+    await db
+      .insertInto('refresh_tokens')
+      .values({ token_hash: hashToken(token), session_id: sessionId })
+      .execute();
+    return token;
+  }
+
+  return {
+    async create(input: { userId: string; ip: string | null; userAgent: string | null }) {
+      const now = Date.now();
+      const session = await db
+        .insertInto('auth_sessions')
+        .values({
+          user_id: input.userId,
+          last_refreshed_at: new Date(now),
+          absolute_expires_at: new Date(now + policy.absoluteMs),
+          ip: input.ip,
+          user_agent: input.userAgent,
+        })
+        .returning(['id'])
+        .executeTakeFirstOrThrow();
+      return { sessionId: session.id, refreshToken: await issueRefreshToken(session.id) };
+    },
+
+    /** Exchanges a refresh token for a new one; a reused token ends the session. */
+    async refresh(token: string): Promise<RefreshOutcome> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('refresh_tokens as t')
+          .innerJoin('auth_sessions as s', 's.id', 't.session_id')
+          .select([
+            't.token_hash',
+            't.used_at',
+            's.id as session_id',
+            's.user_id',
+            's.revoked_at',
+            's.last_refreshed_at',
+            's.absolute_expires_at',
+          ])
+          .where('t.token_hash', '=', hashToken(token))
+          .forUpdate()
+          .executeTakeFirst();
+        if (!row) {
+          return { ok: false, reason: 'The session is not valid: sign in again.' };
+        }
+        const ids = { sessionId: row.session_id, userId: row.user_id };
+        if (row.revoked_at) {
+          return { ok: false, reason: 'The session has ended: sign in again.', ...ids };
+        }
+        const now = Date.now();
+        const revoke = async (reason: string) => {
+          await trx
+            .updateTable('auth_sessions')
+            .set({ revoked_at: new Date(now), revoked_reason: reason })
+            .where('id', '=', row.session_id)
+            .execute();
+        };
+        if (now >= row.absolute_expires_at.getTime()) {
+          await revoke('absolute timeout');
+          return {
+            ok: false,
+            reason: 'The session reached its time limit: sign in again.',
+            ...ids,
+          };
+        }
+        if (now - row.last_refreshed_at.getTime() > policy.idleMs) {
+          await revoke('idle timeout');
+          return {
+            ok: false,
+            reason: 'The session ended after a period without activity: sign in again.',
+            ...ids,
+          };
+        }
+        if (row.used_at) {
+          if (now - row.used_at.getTime() <= policy.reuseGraceMs) {
+            // A second tab raced the first with the same cookie. The reused token buys nothing
+            // (401), but the session is not ended: the browser's jar holds the new token already.
+            return {
+              ok: false,
+              reason:
+                'This refresh token was replaced a moment ago by another request of this browser: try again.',
+              ...ids,
+              replacedJustNow: true,
+            };
+          }
+          await revoke('refresh token reused');
+          return {
+            ok: false,
+            reason:
+              'This refresh token was already used; the session has been ended. Sign in again.',
+            ...ids,
+          };
+        }
+        await trx
+          .updateTable('refresh_tokens')
+          .set({ used_at: new Date(now) })
+          .where('token_hash', '=', row.token_hash)
+          .execute();
+        await trx
+          .updateTable('auth_sessions')
+          .set({ last_refreshed_at: new Date(now) })
+          .where('id', '=', row.session_id)
+          .execute();
+        const next = randomToken();
+        await trx
+          .insertInto('refresh_tokens')
+          .values({ token_hash: hashToken(next), session_id: row.session_id })
+          .execute();
+        return { ok: true, ...ids, refreshToken: next };
+      });
+    },
+
+    /** Whether a session may still be used with an access token. */
+    async isActive(sessionId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('auth_sessions')
+        .select(['revoked_at', 'absolute_expires_at', 'last_refreshed_at'])
+        .where('id', '=', sessionId)
+        .executeTakeFirst();
+      if (!row || row.revoked_at) {
+        return false;
+      }
+      const now = Date.now();
+      return (
+        now < row.absolute_expires_at.getTime() &&
+        now - row.last_refreshed_at.getTime() <= policy.idleMs
+      );
+    },
+
+    async revoke(sessionId: string, reason: string): Promise<void> {
+      await db
+        .updateTable('auth_sessions')
+        .set({ revoked_at: new Date(), revoked_reason: reason })
+        .where('id', '=', sessionId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
+    /** The session a refresh token belongs to, used or not (for logout). */
+    async sessionOf(token: string): Promise<{ sessionId: string; userId: string } | undefined> {
+      const row = await db
+        .selectFrom('refresh_tokens as t')
+        .innerJoin('auth_sessions as s', 's.id', 't.session_id')
+        .select(['s.id as sessionId', 's.user_id as userId'])
+        .where('t.token_hash', '=', hashToken(token))
+        .executeTakeFirst();
+      return row;
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SIGN_IN_FAILED_MESSAGE } from '@loopdesk/contracts/users.ts';
+import { refresh, signIn, startTestApp, type TestApp } from '../../test/harness.ts';
+
+describe('sign-in policy', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('an account outside OIDC_ALLOWED_DOMAINS is refused with a clear message and no session', async () => {
+    t = await startTestApp({
+      listen: true,
+      env: { OIDC_ALLOWED_DOMAINS: 'example.com, clinic.example' },
+    });
+    const { status, page, jar } = await signIn(t.baseUrl, 'medical@loopdesk.test');
+    expect(status).toBe(401);
+    expect(page).toContain(SIGN_IN_FAILED_MESSAGE);
+    expect(page).toContain(
+      'Sign-in refused: medical@loopdesk.test is not in an allowed domain (example.com, clinic.example). Use your company account.',
+    );
+    expect(jar.cookies.has('loopdesk_refresh')).toBe(false);
+    const audit = await t.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'auth.sign-in')
+      .execute();
+    expect(audit.map((a) => [a.outcome, a.actor_email])).toEqual([
+      ['denied', 'medical@loopdesk.test'],
+    ]);
+  });
+
+  it('ADMIN_EMAILS grants admin to an account created at its first sign-in', async () => {
+    // DEMO=0: the demo accounts are not created ahead, so the sign-in creates the user.
+    t = await startTestApp({
+      listen: true,
+      env: { DEMO: '0', ADMIN_EMAILS: 'Annotator@Loopdesk.test' },
+    });
+    const { jar } = await signIn(t.baseUrl, 'annotator@loopdesk.test');
+    const response = await refresh(t.baseUrl, jar);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { user: { permissions: { roles: string[] } } };
+    expect(body.user.permissions.roles).toEqual(['admin']);
+    // Someone else gets no role at all until an admin grants one.
+    const other = await signIn(t.baseUrl, 'approver@loopdesk.test');
+    const otherBody = (await (await refresh(t.baseUrl, other.jar)).json()) as {
+      user: { permissions: { roles: string[] } };
+    };
+    expect(otherBody.user.permissions.roles).toEqual([]);
+  });
+
+  it('too many sign-in attempts from one address get 429 in the one error shape', async () => {
+    t = await startTestApp({ env: { SIGN_IN_RATE_LIMIT: '2' } });
+    const statuses: number[] = [];
+    let last = { statusCode: 0, body: '' };
+    for (let i = 0; i < 3; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/auth/logout',
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      statuses.push(response.statusCode);
+      last = { statusCode: response.statusCode, body: response.body };
+    }
+    expect(statuses).toEqual([204, 204, 429]);
+    expect(JSON.parse(last.body)).toMatchObject({
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Too many requests: wait \d+ seconds and try again\.$/),
+    });
+  });
+});

@@ -1,0 +1,260 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { PortalEnvironment } from '@loopdesk/contracts/users.ts';
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => item.length > 0),
+  );
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'], { message: 'must be 0, 1, true or false' })
+  .default('1')
+  .transform((value) => value === '1' || value === 'true');
+
+/** A whole number in a range, with a message that says so. */
+const whole = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({
+      message: `must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}`,
+    })
+    .int({ message: 'must be a whole number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` });
+
+/** Seconds, fractions allowed (tests use short heartbeats). */
+const seconds = (min: number) =>
+  z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .min(min, { message: `must be at least ${min}` });
+
+const optionalUrl = z.union([z.literal(''), z.url({ message: 'must be a full URL' })]).default('');
+
+/** Every environment variable the server reads. README's configuration table lists the same. */
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: whole(0, 65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url({ message: 'must be a full URL such as http://localhost:8080' }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  WEB_DIST: z.string().optional(),
+  BODY_LIMIT_BYTES: whole(1024).default(1_048_576),
+  OIDC_ISSUER: z
+    .url({ message: 'must be the issuer URL, e.g. https://accounts.google.com' })
+    .optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_ALLOWED_DOMAINS: list,
+  ADMIN_EMAILS: list,
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: whole(30, 3600).default(300),
+  SESSION_IDLE_MINUTES: whole(1).default(30),
+  SESSION_ABSOLUTE_HOURS: whole(1).default(12),
+  SIGN_IN_RATE_LIMIT: whole(1).default(30),
+  PORTAL_ENVIRONMENT: PortalEnvironment.optional(),
+  HELP_CENTER_URL: optionalUrl,
+  SYNTHETIC_TEST_CASE_URL: optionalUrl,
+  TERMS_URL: optionalUrl,
+  PRIORITY_WS_URL: z.string().default('/ws/priority'),
+  DEMO: flag,
+  JOB_LEASE_SECONDS: whole(5).default(600),
+  JOB_MAX_ATTEMPTS: whole(1, 100).default(5),
+  SOCKET_HEARTBEAT_SECONDS: seconds(0.05).default(15),
+  LEASE_SWEEP_SECONDS: seconds(0.05).default(15),
+  NODE_ID: z.string().min(1).max(100).optional(),
+  DEMO_API_KEY: z
+    .string()
+    .regex(/^ldk_[0-9a-f]{8}_[A-Za-z0-9_-]{20,200}$/, 'must be an API key ldk_<8 hex>_<secret>')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  LOOPDESK_VERSION: z.string().optional(),
+  ASSISTANT_WEBHOOK_URL: z
+    .url({ message: 'must be the full URL of the assistant webhook, e.g. https://assistant/hooks' })
+    .optional(),
+  ASSISTANT_WEBHOOK_SECRET: z
+    .string()
+    .regex(
+      /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+      'must be whsec_ followed by at least 24 bytes in base64, e.g. whsec_$(openssl rand -base64 32)',
+    )
+    .optional(),
+  WEBHOOK_MAX_ATTEMPTS: whole(1, 100).default(12),
+  WEBHOOK_POLL_MS: whole(10, 3_600_000).default(1000),
+  KB_PATH: z.string().min(1).default('data/kb/kb.json'),
+  NLP_MAX_TEXT_CHARS: whole(1, 1_000_000).default(20_000),
+  /** Conversations one exception reviewer holds at most (issue 5). */
+  EXCEPTION_REVIEWER_CAPACITY: whole(1, 100).default(3),
+  /** How long the portal waits for the assistant to answer a question (issue 4). */
+  ASSISTANT_REQUEST_TIMEOUT_SECONDS: seconds(0.05)
+    .max(120, { message: 'must be at most 120' })
+    .default(10),
+  /** How long an intent's context menu from the assistant is reused; 0 asks every time. */
+  CONTEXT_MENU_CACHE_SECONDS: seconds(0).default(300),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Rules between variables, checked on the raw values so they are listed with the others. */
+function crossChecks(source: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (source.OIDC_ISSUER) {
+    for (const key of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']) {
+      if (!source[key]) {
+        problems.push(`${key}: is required when OIDC_ISSUER is set`);
+      }
+    }
+  }
+  if (source.ASSISTANT_WEBHOOK_URL && !source.ASSISTANT_WEBHOOK_SECRET) {
+    problems.push('ASSISTANT_WEBHOOK_SECRET: is required when ASSISTANT_WEBHOOK_URL is set');
+  }
+  if (source.NODE_ENV === 'production') {
+    if (!source.OIDC_ISSUER) {
+      problems.push(
+        'OIDC_ISSUER: is required in production: the development sign-in refuses to start there',
+      );
+    }
+    if (!source.SESSION_SECRET) {
+      problems.push('SESSION_SECRET: is required in production');
+    }
+  }
+  return problems;
+}
+
+/** Resolved configuration used by the app. */
+export interface Config {
+  readonly env: Env;
+  readonly nodeEnv: Env['NODE_ENV'];
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  /** `undefined` means embedded PGlite under dataDir (or in memory for tests). */
+  readonly databaseUrl: string | undefined;
+  /** Embedded database location: a directory, or `memory://` for tests. */
+  readonly pgliteDataDir: string;
+  readonly webDist: string;
+  readonly sessionSecret: string;
+  readonly devSignIn: boolean;
+  readonly version: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Variables whose value is a secret: a bad one is described, never echoed into the log. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'SESSION_SECRET',
+  'OIDC_CLIENT_SECRET',
+  'ASSISTANT_WEBHOOK_SECRET',
+  'DEMO_API_KEY',
+]);
+
+/** How a bad value is quoted in the list of problems: secrets and URL passwords stay hidden. */
+function shownValue(key: string, value: string): string {
+  if (SECRET_VARIABLES.has(key)) {
+    return `a value of ${value.length} characters`;
+  }
+  // postgres://user:password@host, redis://:password@host: keep everything but the password.
+  return `'${value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@')}'`;
+}
+
+/** Parses the environment; throws a ConfigError listing each bad variable. */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = EnvSchema.safeParse(cleaned);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => {
+        const key = issue.path.join('.') || '(environment)';
+        const value = source[key];
+        return `${key}${value === undefined ? '' : ` (got ${shownValue(key, value)})`}: ${issue.message}`;
+      });
+  problems.push(...crossChecks(cleaned));
+  if (!result.success || problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+  return result.data;
+}
+
+/** Repository root: apps/server/src/platform → ../../../.. */
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) {
+    return readFileSync(file, 'utf8').trim();
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Builds the configuration from the environment (and overrides, for tests). */
+export function loadConfig(
+  source: NodeJS.ProcessEnv = process.env,
+  overrides: { pgliteDataDir?: string } = {},
+): Config {
+  const env = parseEnv(source);
+  const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR);
+  const inMemory = overrides.pgliteDataDir?.startsWith('memory://') ?? false;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    env,
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    pgliteDataDir: overrides.pgliteDataDir ?? path.join(dataDir, 'pg'),
+    webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'apps/web/dist'),
+    sessionSecret:
+      env.SESSION_SECRET ??
+      (inMemory ? randomBytes(48).toString('base64url') : persistedSecret(dataDir)),
+    devSignIn: !env.OIDC_ISSUER,
+    version: env.LOOPDESK_VERSION ?? gitVersion(),
+  };
+}
+
+function gitVersion(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return `0.1.0+${sha.toString().trim()}`;
+  } catch {
+    return '0.1.0';
+  }
+}
+
+/** The environment that colours the top bar. */
+export function portalEnvironment(config: Config): PortalEnvironment {
+  if (config.env.PORTAL_ENVIRONMENT) {
+    return config.env.PORTAL_ENVIRONMENT;
+  }
+  return config.nodeEnv === 'production' ? 'production' : 'localhost';
+}

@@ -1,0 +1,97 @@
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import type { DB } from './schema.ts';
+
+export type Database = Kysely<DB>;
+
+// bigint (int8) and numeric come back as strings through pg: count(*) results are cast in SQL.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface DatabaseHandle {
+  readonly db: Database;
+  /**
+   * The dispatch lane: a connection of its own for the claims that hand a new job to a waiting
+   * technician, so that a burst of submissions or API calls on the shared pool never delays them.
+   * With embedded PGlite (one connection) it is `db` itself.
+   */
+  readonly dispatchDb: Database;
+  readonly kind: 'pglite' | 'postgres';
+  /** The schema the app's tables live in. */
+  readonly schema: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens Kysely over a `pg.Pool`: PostgreSQL when a URL is given, otherwise embedded PGlite
+ * persisted in `pgliteDataDir` (`memory://` keeps it in memory).
+ */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  pgliteDataDir: string;
+  poolSize?: number;
+  /** PostgreSQL only: work inside this schema (created when missing); tests use one each. */
+  schema?: string;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    if (options.schema) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
+        throw new Error(`Invalid schema name ${options.schema}`);
+      }
+      const admin = new pg.Client({ connectionString: options.databaseUrl });
+      await admin.connect();
+      await admin.query(`create schema if not exists ${options.schema}`);
+      await admin.end();
+    }
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const lane = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 1,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const dispatchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: lane }) });
+    return {
+      db,
+      dispatchDb,
+      kind: 'postgres',
+      schema: options.schema ?? 'public',
+      close: async () => {
+        await Promise.all([db.destroy(), dispatchDb.destroy()]);
+      },
+    };
+  }
+  if (!options.pgliteDataDir.startsWith('memory://')) {
+    mkdirSync(options.pgliteDataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create(options.pgliteDataDir);
+  // PGlite is one connection: the pool holds exactly one client (poolSize = 1).
+  const pool = new pg.Pool(createPgConfig(pglite));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dispatchDb: db,
+    kind: 'pglite',
+    schema: 'public',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+/** Whether the database answers. */
+export async function isReachable(db: Database): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseHandle } from './database.ts';
+import * as foundation from './migrations/001-foundation.ts';
+import * as jobs from './migrations/002-jobs.ts';
+import * as technicianSessions from './migrations/004-technician-sessions.ts';
+import * as integration from './migrations/005-integration.ts';
+import * as asyncJobs from './migrations/006-async-jobs.ts';
+import * as exceptions from './migrations/007-exceptions.ts';
+import * as jobMaxAttempts from './migrations/010-job-max-attempts.ts';
+import * as kbRevisions from './migrations/008-kb-revisions.ts';
+import * as quinnRequests from './migrations/011-quinn-requests.ts';
+import * as directHandOff from './migrations/012-direct-hand-off.ts';
+
+/** Numbered migrations, applied in order at start. Add new ones at the end. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-foundation': foundation,
+  '002-jobs': jobs,
+  '004-technician-sessions': technicianSessions,
+  '005-integration': integration,
+  '006-async-jobs': asyncJobs,
+  '007-exceptions': exceptions,
+  '010-job-max-attempts': jobMaxAttempts,
+  '008-kb-revisions': kbRevisions,
+  '011-quinn-requests': quinnRequests,
+  '012-direct-hand-off': directHandOff,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(MIGRATIONS),
+};
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(database: DatabaseHandle): Promise<string[]> {
+  // Name the schema: other schemas of the same database may hold their own migration tables.
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    migrationTableSchema: database.schema,
+    // Areas reserve their numbers and land in any order: a database that already ran a later
+    // number still takes an earlier one that arrived after it.
+    allowUnorderedMigrations: true,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error) {
+    const name = failed ? ` in ${failed.migrationName}` : '';
+    throw new Error(
+      `Database migration failed${name}: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      { cause: error },
+    );
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

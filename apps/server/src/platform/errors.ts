@@ -1,0 +1,109 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_NAMES, type ErrorBody } from '@loopdesk/contracts/errors.ts';
+
+type Status = keyof typeof ERROR_NAMES;
+
+/** An error whose message is safe to show the caller: it says what to fix. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: Status,
+    message: string,
+    readonly details?: ErrorBody['details'],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, details?: ErrorBody['details']) =>
+  new AppError(400, message, details);
+export const unauthorized = (message: string) => new AppError(401, message);
+export const forbidden = (message: string) => new AppError(403, message);
+export const notFound = (message: string) => new AppError(404, message);
+export const conflict = (message: string) => new AppError(409, message);
+
+/** Builds the one error body: `{ error, message, details? }`. */
+export function errorBody(
+  statusCode: Status,
+  message: string,
+  details?: ErrorBody['details'],
+): ErrorBody {
+  return details
+    ? { error: ERROR_NAMES[statusCode], message, details }
+    : { error: ERROR_NAMES[statusCode], message };
+}
+
+function isStatus(code: number): code is Status {
+  return code in ERROR_NAMES;
+}
+
+/** The one error handler: every 4xx says what to fix, a 5xx never leaks internals. */
+export const errorsPlugin = fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      if (error instanceof AppError) {
+        return reply
+          .status(error.statusCode)
+          .send(errorBody(error.statusCode, error.message, error.details));
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const where = error.validationContext ?? 'request';
+        const details = error.validation.map((issue) => {
+          const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+          return {
+            path: path ? `${where}.${path}` : where,
+            message: issue.message ?? 'is invalid',
+          };
+        });
+        return reply
+          .status(400)
+          .send(
+            errorBody(
+              400,
+              `Invalid ${where}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,
+              details,
+            ),
+          );
+      }
+      const status = error.statusCode ?? 500;
+      if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return reply
+          .status(413)
+          .send(
+            errorBody(
+              413,
+              `The request body is larger than the limit of ${app.initialConfig.bodyLimit ?? 0} bytes.`,
+            ),
+          );
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        const type = request.headers['content-type'] ?? 'none';
+        return reply
+          .status(400)
+          .send(
+            errorBody(
+              400,
+              `Unsupported Content-Type '${type}': send the body as application/json.`,
+              [{ path: 'headers.content-type', message: 'must be application/json' }],
+            ),
+          );
+      }
+      if (status >= 400 && status < 500 && isStatus(status)) {
+        // Fastify's own 4xx (bad JSON, unsupported media type…) carry a safe message.
+        return reply.status(status).send(errorBody(status, error.message));
+      }
+      if (status >= 400 && status < 500) {
+        return reply.status(400).send(errorBody(400, error.message));
+      }
+      request.log.error({ err: error }, 'request failed');
+      return reply
+        .status(500)
+        .send(
+          errorBody(500, 'Something went wrong on our side. The error has been logged; try again.'),
+        );
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SignJWT } from 'jose';
+import { API_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
+import { canAccess, ROLES, type Role } from '@loopdesk/contracts/privileges.ts';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { tokenForRoles } from '../test/tokens.ts';
+
+const samplePath = (path: string) => path.replace(/:([A-Za-z]+)/g, 'c2FtcGxl');
+
+describe('the route table guards every /internal route', () => {
+  let t: TestApp;
+  const tokens = new Map<string, string>();
+  const roleSets: Record<string, Role[]> = Object.fromEntries([
+    ...ROLES.map((role) => [role, [role]]),
+    ['none', []],
+    ['all', [...ROLES]],
+  ]);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    for (const [name, roles] of Object.entries(roleSets)) {
+      tokens.set(name, (await tokenForRoles(t, `${name}@example.test`, roles)).token);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers 401 with the error shape to every route without a token', async () => {
+    for (const route of API_ROUTES) {
+      const response = await t.app.inject({ method: route.method, url: samplePath(route.path) });
+      expect(response.statusCode, routeKey(route)).toBe(401);
+      expect(response.json(), routeKey(route)).toMatchObject({
+        error: 'Unauthorized',
+        message: expect.any(String),
+      });
+    }
+  });
+
+  it.each(Object.keys(roleSets))(
+    'for role set %s: 403 without the privilege, through the guard with it',
+    async (name) => {
+      const roles = roleSets[name] ?? [];
+      for (const route of API_ROUTES) {
+        const response = await t.app.inject({
+          method: route.method,
+          url: samplePath(route.path),
+          headers: { authorization: `Bearer ${tokens.get(name) ?? ''}` },
+          ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+        });
+        if (canAccess(roles, route.access)) {
+          expect([401, 403], `${name} ${routeKey(route)} -> ${response.statusCode}`).not.toContain(
+            response.statusCode,
+          );
+        } else {
+          expect(response.statusCode, `${name} ${routeKey(route)}`).toBe(403);
+          expect(response.json().message).toMatch(/needs (the privilege|one of the privileges)/);
+        }
+      }
+    },
+  );
+
+  it('routes of later issues answer 501 after the privilege check', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/internal/sysadmin/redis/_stats',
+      headers: { authorization: `Bearer ${tokens.get('sysadmin') ?? ''}` },
+    });
+    expect(response.statusCode).toBe(501);
+    expect(response.json()).toEqual({
+      error: 'Not Implemented',
+      message: 'This endpoint is not available yet.',
+    });
+  });
+
+  it('refuses malformed, forged and expired tokens with a clear 401', async () => {
+    const forged = await new SignJWT({ sid: 'x', email: 'evil@example.test', roles: ['admin'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('x')
+      .setIssuer('loopdesk')
+      .setAudience('loopdesk-portal')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('not-the-server-secret-not-the-server-secret'));
+    const cases: [string, RegExp][] = [
+      ['Bearer not-a-jwt', /malformed or invalid/],
+      [`Bearer ${forged}`, /signature is invalid/],
+      ['Basic abc', /must be "Bearer <access token>"/],
+    ];
+    for (const [header, message] of cases) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/internal/users/me',
+        headers: { authorization: header },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().message).toMatch(message);
+    }
+    const expiredApp = await startTestApp({ env: { ACCESS_TOKEN_TTL_SECONDS: '30' } });
+    try {
+      const { token } = await tokenForRoles(expiredApp, 'late@example.test', ['admin']);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 60_000);
+      try {
+        const response = await expiredApp.app.inject({
+          method: 'GET',
+          url: '/internal/users/me',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(response.statusCode).toBe(401);
+        expect(response.json().message).toMatch(/expired/);
+      } finally {
+        vi.useRealTimers();
+      }
+    } finally {
+      await expiredApp.close();
+    }
+  });
+});

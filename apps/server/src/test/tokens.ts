@@ -1,0 +1,33 @@
+import type { Role } from '@loopdesk/contracts/privileges.ts';
+import { createSessionStore } from '../platform/auth/sessions.ts';
+import { createTokenService } from '../platform/auth/tokens.ts';
+import { createUsersRepository } from '../modules/users/repository.ts';
+import type { TestApp } from './harness.ts';
+
+/** Creates a user with these roles and a real session, and signs an access token for it. */
+export async function tokenForRoles(
+  t: TestApp,
+  email: string,
+  roles: readonly Role[],
+): Promise<{ token: string; userId: string; sessionId: string }> {
+  const users = createUsersRepository(t.database.db);
+  const row = await users.upsertOnSignIn({
+    email,
+    displayName: email,
+    photoUrl: null,
+    initialRoles: [...roles],
+  });
+  const sessions = createSessionStore(t.database.db, {
+    idleMs: 30 * 60_000,
+    absoluteMs: 12 * 3_600_000,
+    reuseGraceMs: 10_000,
+  });
+  const { sessionId } = await sessions.create({
+    userId: row.id,
+    ip: '127.0.0.1',
+    userAgent: 'test',
+  });
+  const tokens = createTokenService(t.config.sessionSecret, t.config.env.ACCESS_TOKEN_TTL_SECONDS);
+  const token = await tokens.sign({ sub: row.id, sid: sessionId, email, roles: [...roles] });
+  return { token, userId: row.id, sessionId };
+}

@@ -1,0 +1,107 @@
+import NotificationsIcon from '@mui/icons-material/Notifications';
+import Badge from '@mui/material/Badge';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { PATHS } from '@loopdesk/contracts/portal-routes.ts';
+import { useQueries } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { queueSizeQueryOptions, type QueueName } from '../../features/queues/api/get-queue-size.ts';
+import { playAlert } from '../../lib/sound/alert.ts';
+
+/** The bell's entries, in the spec's order and words (spec 1 §2 Shell). */
+const BELL_QUEUES: readonly { queue: QueueName; label: string; to: string }[] = [
+  { queue: 'federated', label: 'Federated Job Queue', to: PATHS.federated },
+  { queue: 'exceptions', label: 'Exceptions Queue', to: PATHS.exception },
+  { queue: 'hpi-summarisation', label: 'Summary Jobs', to: PATHS['clinical-summary'] },
+];
+
+/** A queue size as shown: a number, 'unknown' after a failure, or null before the first answer. */
+type ShownSize = number | 'unknown' | null;
+
+function badgeOf(sizes: readonly ShownSize[]): { content: string; total: string } {
+  if (sizes.includes('unknown')) {
+    return { content: '?', total: 'unknown' };
+  }
+  if (sizes.includes(null)) {
+    return { content: '', total: 'loading' };
+  }
+  const total = (sizes as number[]).reduce((sum, size) => sum + size, 0);
+  return { content: total > 0 ? String(total) : '', total: String(total) };
+}
+
+/**
+ * Spec 1 §4 "Sounds": an alert plays when the federated or exception queue size is above 0. It
+ * plays when either becomes above 0, then again every 30 s while one stays above 0 (README).
+ */
+export const QUEUE_ALERT_REPEAT_MS = 30_000;
+/** The queues whose work the alert announces (spec 1 §4). */
+const ALERT_QUEUES: readonly QueueName[] = ['federated', 'exceptions'];
+
+function useQueueAlert(waiting: boolean): void {
+  useEffect(() => {
+    if (!waiting) {
+      return undefined;
+    }
+    playAlert();
+    const timer = setInterval(playAlert, QUEUE_ALERT_REPEAT_MS);
+    return () => clearInterval(timer);
+  }, [waiting]);
+}
+
+/** The bell: total of the federated, exception and summary queues, polled every 5 s. */
+export function NotificationBell() {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const results = useQueries({
+    queries: BELL_QUEUES.map(({ queue }) => queueSizeQueryOptions(queue)),
+  });
+  // Spec 1 §8: a failed or non-200 answer shows 'unknown', even if an older size is cached.
+  const sizes: ShownSize[] = results.map((result) =>
+    result.isError ? 'unknown' : (result.data ?? null),
+  );
+  const badge = badgeOf(sizes);
+  // An unknown size is not "above 0": only a size the server gave counts.
+  useQueueAlert(
+    BELL_QUEUES.some(({ queue }, index) => {
+      const size = sizes[index];
+      return ALERT_QUEUES.includes(queue) && typeof size === 'number' && size > 0;
+    }),
+  );
+
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        aria-label={`Queue sizes: ${badge.total}`}
+        aria-haspopup="menu"
+        aria-controls={anchor ? 'queue-menu' : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
+        <Badge
+          badgeContent={badge.content}
+          color={badge.content === '?' ? 'warning' : 'error'}
+          invisible={badge.content === ''}
+        >
+          <NotificationsIcon />
+        </Badge>
+      </IconButton>
+      <Menu
+        id="queue-menu"
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+      >
+        {BELL_QUEUES.map(({ queue, label, to }, index) => {
+          const size = sizes[index];
+          return (
+            <MenuItem key={queue} component={RouterLink} to={to} onClick={() => setAnchor(null)}>
+              {`${size === null || size === undefined ? '…' : size} ${label}`}
+            </MenuItem>
+          );
+        })}
+      </Menu>
+    </>
+  );
+}

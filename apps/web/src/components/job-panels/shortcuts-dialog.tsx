@@ -1,0 +1,53 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableRow from '@mui/material/TableRow';
+import { useId } from 'react';
+
+/** The keys of the federated screen, as the overlay lists them. */
+export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
+  ['Tab / Shift + Tab', 'Move between the message, its highlights and the buttons'],
+  ['Arrow keys, Home, End', 'Move the caret in the message (Ctrl: by word, or to either end)'],
+  ['Shift + arrow keys', 'Extend the text selection; the category menu opens when you let go'],
+  ['1 – 9', 'Pick the menu entry with that number'],
+  ['Space', 'Next page of the menu'],
+  ['Escape', 'Close the menu'],
+  ['Enter or Space on a button', 'Press it (Delete on a highlight, Exception, Submit …)'],
+  ['Ctrl + Enter', 'Submit (Next on the agenda step, Done on a manual RPA step)'],
+  ['?', 'Show this list'],
+];
+
+/** The '?' overlay listing the keyboard shortcuts. */
+export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const titleId = useId();
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} disablePortal>
+      <DialogTitle id={titleId}>Keyboard shortcuts</DialogTitle>
+      <DialogContent>
+        <Table size="small">
+          <TableBody>
+            {SHORTCUTS.map(([keys, what]) => (
+              <TableRow key={keys}>
+                <TableCell component="th" scope="row">
+                  <Box component="kbd" sx={{ fontFamily: 'monospace' }}>
+                    {keys}
+                  </Box>
+                </TableCell>
+                <TableCell>{what}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,61 @@
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useToast } from '../../../components/toast-context.ts';
+import { errorMessage } from '../../../lib/http-error.ts';
+import { usePageTitle } from '../../../lib/page-title.ts';
+import { useTask } from '../api/get-task.ts';
+import { TaskScreen } from '../components/task-screen.tsx';
+import { DASHBOARD_PATH, FAILED_LOAD_RETURN_MS, TASK_TITLE } from '../utils/messages.ts';
+
+/**
+ * `/jobs/async/pipelines/{pipelineId}/steps/{step}/tasks/{taskId}`: loads the task and shows its
+ * screen. A failed load shows the error and returns to the dashboard after 5 seconds; a task
+ * other than the one asked for returns at once (spec 3 §4).
+ */
+export function AsyncTaskRoute() {
+  usePageTitle(TASK_TITLE);
+  const toast = useToast();
+  const navigate = useNavigate();
+  const { pipelineId = '', step = '', taskId = '' } = useParams();
+  const params = { pipelineId, step, taskId };
+  const task = useTask(params);
+  const failure = task.isError ? errorMessage(task.error) : undefined;
+  const wrongTask = task.data !== undefined && task.data.id !== taskId;
+
+  useEffect(() => {
+    if (failure === undefined) {
+      return undefined;
+    }
+    toast.error(failure);
+    const timer = setTimeout(() => void navigate(DASHBOARD_PATH), FAILED_LOAD_RETURN_MS);
+    return () => clearTimeout(timer);
+  }, [failure, navigate, toast]);
+
+  useEffect(() => {
+    if (wrongTask) {
+      void navigate(DASHBOARD_PATH);
+    }
+  }, [wrongTask, navigate]);
+
+  if (task.isPending) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+        <CircularProgress aria-label="Loading task" />
+      </Box>
+    );
+  }
+  if (task.isError) {
+    return (
+      <Typography sx={{ p: 2 }} color="text.secondary">
+        The task could not be loaded. Returning to the dashboard…
+      </Typography>
+    );
+  }
+  if (wrongTask) {
+    return null;
+  }
+  return <TaskScreen key={task.data.id} task={task.data} params={params} />;
+}

@@ -1,0 +1,56 @@
+import Avatar from '@mui/material/Avatar';
+import Badge from '@mui/material/Badge';
+import ButtonBase from '@mui/material/ButtonBase';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import type { ExceptionConversation } from '@loopdesk/contracts/exceptions.ts';
+import { initialsOf } from '../utils/desk-state.ts';
+
+export interface AvatarQueueProps {
+  conversations: readonly ExceptionConversation[];
+  current: string | null;
+  onSwitch: (conversationId: string) => void;
+}
+
+/**
+ * The narrow queue of patient avatars (spec 2 §2): the badge is primary when the conversation is
+ * unread and secondary when read; the current conversation is outlined; a click switches to it.
+ */
+export function AvatarQueue({ conversations, current, onSwitch }: AvatarQueueProps) {
+  return (
+    <Stack
+      component="nav"
+      aria-label="Conversations"
+      sx={{ gap: 1.5, alignItems: 'center', py: 1, width: 72, flexShrink: 0 }}
+    >
+      {conversations.map((conversation) => {
+        const name = `${conversation.name.given} ${conversation.name.family}`.trim();
+        const selected = conversation.conversationId === current;
+        return (
+          <Tooltip key={conversation.conversationId} title={name} placement="left">
+            <ButtonBase
+              aria-label={`${name}${conversation.read ? '' : ' (unread)'}`}
+              aria-current={selected ? 'true' : undefined}
+              onClick={() => onSwitch(conversation.conversationId)}
+              sx={{
+                borderRadius: '50%',
+                p: 0.5,
+                outline: selected ? '2px solid' : 'none',
+                outlineColor: 'primary.main',
+              }}
+            >
+              <Badge
+                variant="dot"
+                overlap="circular"
+                color={conversation.read ? 'secondary' : 'primary'}
+                data-testid={`badge-${conversation.read ? 'read' : 'unread'}`}
+              >
+                <Avatar sx={{ width: 44, height: 44 }}>{initialsOf(conversation.name)}</Avatar>
+              </Badge>
+            </ButtonBase>
+          </Tooltip>
+        );
+      })}
+    </Stack>
+  );
+}

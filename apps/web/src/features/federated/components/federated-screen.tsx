@@ -1,0 +1,159 @@
+import FullscreenIcon from '@mui/icons-material/Fullscreen';
+import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useToast } from '../../../components/toast-context.ts';
+import type { SocketConstructor } from '../../../lib/socket/technician-socket.ts';
+import { useTechnicianSession } from '../../../lib/socket/use-technician-session.ts';
+import { SessionFooter } from '../../../components/session-footer.tsx';
+import { JobPanel } from '../../../components/job-panels/job-panel.tsx';
+import { typingIn } from '../../../lib/jobs/typing-in.ts';
+import { ShortcutsDialog } from '../../../components/job-panels/shortcuts-dialog.tsx';
+
+/** Spec 1 §2 status texts of the federated screen. */
+export const WAITING_TEXT = 'Waiting for next message';
+export const PAUSED_TEXT = 'Paused click resume to continue';
+export const RECONNECT_TEXT = 'Reconnect';
+export const FULLSCREEN_UNAVAILABLE_MESSAGE = 'Fullscreen is not available in this browser.';
+
+function useFullscreen(ref: RefObject<HTMLElement | null>) {
+  const toast = useToast();
+  const [fullscreen, setFullscreen] = useState(false);
+  useEffect(() => {
+    const onChange = () => {
+      const current = ref.current;
+      setFullscreen(current !== null && document.fullscreenElement === current);
+    };
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, [ref]);
+  const toggle = () => {
+    const current = ref.current;
+    if (fullscreen) {
+      void document.exitFullscreen().catch(() => undefined);
+      return;
+    }
+    if (!current || typeof current.requestFullscreen !== 'function') {
+      toast.error(FULLSCREEN_UNAVAILABLE_MESSAGE);
+      return;
+    }
+    current.requestFullscreen().catch(() => toast.error(FULLSCREEN_UNAVAILABLE_MESSAGE));
+  };
+  return { fullscreen, toggle };
+}
+
+export interface FederatedScreenProps {
+  /** Tests inject a fake WebSocket; defaults to the browser's. */
+  WebSocket?: SocketConstructor;
+}
+
+/**
+ * The federated jobs screen (spec 1 §2): connection status and fullscreen in the header, the held
+ * job's panel or a status text in the body, session counts and Pause/Resume in the footer.
+ *
+ * It holds two technician sessions as one: the federated socket, and the priority socket (spec 1
+ * §7, its address from `/portal-config`) that alone receives the priority queue's
+ * `intent.hpi.priority.job`s (docs/decisions.md "Federated workbench"). Resume and Pause act on
+ * both; a held priority job is shown first, the federated job (if any) after it.
+ */
+export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
+  const socketOptions = WebSocket ? { WebSocket } : {};
+  const federated = useTechnicianSession('federated', socketOptions);
+  const priority = useTechnicianSession('priority', socketOptions);
+  // The session whose job is on the screen; the federated one otherwise (status, state).
+  const session = priority.job ? priority : federated;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const { fullscreen, toggle } = useFullscreen(containerRef);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === '?' && !event.ctrlKey && !event.metaKey && !typingIn(event.target)) {
+        event.preventDefault();
+        setShortcutsOpen(true);
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  // One session for the technician: paused while either connected socket is (a priority socket
+  // that dropped and came back is paused until Resume, like the federated one).
+  const paused =
+    federated.state === 'paused' || (priority.status === 'on' && priority.state === 'paused');
+  const resume = () => {
+    federated.resume();
+    priority.resume();
+  };
+  const pause = () => {
+    federated.pause();
+    priority.pause();
+  };
+  let body;
+  if (session.job) {
+    body = (
+      <JobPanel
+        key={`${session === priority ? 'priority' : 'federated'}:${session.job.id}`}
+        job={session.job}
+        submit={(type, data) => session.submit(type, data)}
+        busy={session.busy}
+      />
+    );
+  } else if (federated.status !== 'on') {
+    body = (
+      <Button variant="outlined" onClick={resume}>
+        {RECONNECT_TEXT}
+      </Button>
+    );
+  } else {
+    body = <Typography role="status">{paused ? PAUSED_TEXT : WAITING_TEXT}</Typography>;
+  }
+
+  return (
+    <Box
+      ref={containerRef}
+      component="section"
+      aria-label="Federated Jobs"
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 2,
+        minHeight: fullscreen ? '100vh' : 480,
+        p: fullscreen ? 3 : 0,
+        bgcolor: 'background.default',
+        overflow: 'auto',
+      }}
+    >
+      <Stack component="header" direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+        <Tooltip title={fullscreen ? 'Exit fullscreen' : 'Fullscreen'}>
+          <IconButton aria-label="Fullscreen" aria-pressed={fullscreen} onClick={toggle}>
+            {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
+          </IconButton>
+        </Tooltip>
+        <Typography component="span" sx={{ color: 'text.secondary' }}>
+          Connection:
+        </Typography>
+        <Box
+          component="output"
+          aria-label="Connection status"
+          sx={{ color: federated.status === 'on' ? 'success.main' : 'warning.main' }}
+        >
+          {federated.status}
+        </Box>
+      </Stack>
+      <Box sx={{ flexGrow: 1 }}>{body}</Box>
+      <SessionFooter
+        paused={paused}
+        state={`${federated.status}:${federated.state}:${priority.status}:${priority.state}`}
+        onResume={resume}
+        onPause={pause}
+      />
+      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+    </Box>
+  );
+}

@@ -1,0 +1,42 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
+import { DiagnosisPrediction, type DifferentialBody } from '@loopdesk/contracts/intelligence.ts';
+import { callRoute } from '../../../lib/api-client.ts';
+
+/** One observation sent to the differential: a name and, optionally, a weight (server default 1). */
+export interface DifferentialObservation {
+  observation: string;
+  weight?: number;
+}
+
+/**
+ * `POST /internal/intelligence/clinical_inference/differential_diagnosis`
+ * `{ observations: [{ observation, weight? }] }` → the diagnosis prediction (spec 3 §3).
+ */
+export function predictDifferential(
+  observations: readonly DifferentialObservation[],
+): Promise<DiagnosisPrediction> {
+  const body: { observations: Partial<DifferentialBody['observations'][number]>[] } = {
+    observations: observations.map((item) =>
+      item.weight === undefined
+        ? { observation: item.observation }
+        : { observation: item.observation, weight: item.weight },
+    ),
+  };
+  return callRoute('POST', '/internal/intelligence/clinical_inference/differential_diagnosis', {
+    body,
+    schema: DiagnosisPrediction,
+  });
+}
+
+export function predictDifferentialMutationOptions() {
+  return mutationOptions({
+    mutationKey: ['clinical-inference', 'differential-diagnosis'],
+    mutationFn: (observations: readonly DifferentialObservation[]) =>
+      predictDifferential(observations),
+  });
+}
+
+/** Predicts a differential; the caller reacts to success and failure. */
+export function usePredictDifferential() {
+  return useMutation(predictDifferentialMutationOptions());
+}

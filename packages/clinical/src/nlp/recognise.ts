@@ -1,0 +1,942 @@
+import type { Concept, ConceptClass } from '../kb/format.ts';
+import { OBSERVATION_CLASSES } from '../kb/format.ts';
+import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
+import type { Cue, CueCategory } from './cues.ts';
+import { CUES } from './cues.ts';
+import type { OnsetEntity } from './onset.ts';
+import { recogniseOnsets } from './onset.ts';
+import type { Sentence, Token } from './tokenise.ts';
+import { splitSentences, tokenise } from './tokenise.ts';
+
+/** Whether the text says the patient has the finding: yes, no, or maybe / only if. */
+export type Presence = 'endorse' | 'deny' | 'unsure';
+
+/** Context flags of a mention (ConText): said of the past, of a relative, or of a what-if. */
+export interface MentionContext {
+  historical: boolean;
+  family: boolean;
+  hypothetical: boolean;
+}
+
+/** A concept the matched words also name, when more than one concept has that name. */
+export interface ConceptCandidate {
+  conceptId: string;
+  canonicalName: string;
+  class: ConceptClass;
+}
+
+/** A concept mentioned in the text. `end` is exclusive; `original` is `text.slice(start, end)`. */
+export interface ConceptEntity {
+  category: 'concept';
+  start: number;
+  end: number;
+  original: string;
+  conceptId: string;
+  canonicalName: string;
+  class: ConceptClass;
+  negated: boolean;
+  presence: Presence;
+  context: MentionContext;
+  /** The name that matched (canonical name or alias). */
+  matched: string;
+  /** True when a word matched a name only within the allowed edit distance (a typo). */
+  fuzzy: boolean;
+  /** Every concept carrying the matched name, the chosen one first. */
+  candidates: ConceptCandidate[];
+}
+
+/** What recognition finds in a text: concept mentions and onset / time expressions. */
+export interface Recognition {
+  text: string;
+  sentences: Sentence[];
+  entities: ConceptEntity[];
+  onsets: OnsetEntity[];
+}
+
+export interface RecogniserOptions {
+  /** Concept classes to recognise (default: conditions and the observation classes). */
+  classes?: readonly ConceptClass[];
+  /** Names (normalised like text) never matched in free text because they are ordinary words. */
+  ignoreNames?: readonly string[];
+  /** Cue list (default `CUES`). */
+  cues?: readonly Cue[];
+  /** Match a word within a small edit distance when it is no known word (default true). */
+  fuzzy?: boolean;
+}
+
+/** A dictionary recogniser built once over a set of concepts. */
+export interface Recogniser {
+  recognise(text: string): Recognition;
+  /** A concept given to the recogniser, by id. */
+  lookup(id: string): Concept | undefined;
+  /** Number of distinct names in the dictionary. */
+  readonly size: number;
+}
+
+/** Classes recognised unless told otherwise. */
+export const DEFAULT_RECOGNISED_CLASSES: readonly ConceptClass[] = [
+  'condition',
+  ...OBSERVATION_CLASSES,
+];
+
+/** Names that are everyday words in chat far more often than the concept they name. */
+export const DEFAULT_IGNORED_NAMES: readonly string[] = [
+  'cut',
+  'scratch',
+  'wind',
+  'fit',
+  'the itch',
+  'appendix',
+  'coronary',
+  'straining',
+  'worried',
+  'nervous',
+];
+
+/** Preference among concepts sharing a name: what a patient reports before what it may mean. */
+const CLASS_RANK: Partial<Record<ConceptClass, number>> = {
+  symptom: 0,
+  sign: 1,
+  observation: 2,
+  epidemiologicalFactor: 3,
+  condition: 4,
+};
+
+/**
+ * The matching key of a word: lower case, accents and apostrophes removed, and a simple
+ * plural → singular ('stools' → 'stool', 'rashes' → 'rash', 'allergies' → 'allergy').
+ */
+export function wordKey(word: string): string {
+  const w = word
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/['’]/gu, '');
+  if (w.length <= 3 || !w.endsWith('s') || /(ss|us|is)$/u.test(w)) {
+    return w;
+  }
+  if (w.endsWith('ies') && w.length > 4) {
+    return `${w.slice(0, -3)}y`;
+  }
+  if (/(shes|xes|zes|sses|tches)$/u.test(w)) {
+    return w.slice(0, -2);
+  }
+  return w.slice(0, -1);
+}
+
+// Possessives name the same finding whoever it belongs to: 'lost her voice' is 'lost my voice',
+// and 'pain in the chest' is 'pain in my chest'.
+const POSSESSIVES = new Set(['my', 'his', 'her', 'their', 'your', 'our', 'the']);
+
+/** The matching key of a word in running text or a name: `wordKey`, possessives as 'my'. */
+function unitKey(word: string): string {
+  const key = wordKey(word);
+  return POSSESSIVES.has(key) ? 'my' : key;
+}
+
+/**
+ * Ways of saying 'cannot', read as one word: 'can barely open my mouth', 'unable to sleep' and
+ * 'hard to hear' are 'can't open my mouth', 'can't sleep' and 'can't hear'.
+ */
+const CANNOT_PHRASES: readonly (readonly string[])[] = [
+  ['cannot'],
+  ['couldnt'],
+  ['can', 'not'],
+  ['could', 'not'],
+  ['can', 'barely'],
+  ['can', 'hardly'],
+  ['could', 'barely'],
+  ['could', 'hardly'],
+  ['unable', 'to'],
+  ['not', 'able', 'to'],
+  ['hard', 'to'],
+  ['struggling', 'to'],
+  ['struggle', 'to'],
+];
+const CANNOT = 'cant';
+
+/** Length of the 'cannot' phrase starting at `keys[from]`, or 0. */
+function cannotAt(keys: readonly string[], from: number): number {
+  for (const phrase of CANNOT_PHRASES) {
+    if (phrase.every((word, i) => keys[from + i] === word)) {
+      return phrase.length;
+    }
+  }
+  return 0;
+}
+
+/** Splits a name into matching keys the same way text is split (punctuation dropped). */
+export function nameKeys(name: string): string[] {
+  const keys = tokenise(name)
+    .filter((t) => t.kind !== 'punct')
+    .map((t) => unitKey(t.text));
+  const out: string[] = [];
+  for (let i = 0; i < keys.length;) {
+    const length = cannotAt(keys, i);
+    out.push(length > 0 ? CANNOT : (keys[i] as string));
+    i += Math.max(length, 1);
+  }
+  return out;
+}
+
+/**
+ * Words that may stand inside a name without changing what it names: 'throat is really
+ * painful', 'arms and legs were jerking' (linking words too). Never the first or last word of a
+ * match.
+ */
+export const FILLER_WORDS: ReadonlySet<string> = new Set(
+  [
+    'really',
+    'very',
+    'so',
+    'quite',
+    'bit',
+    'little',
+    'slightly',
+    'extremely',
+    'badly',
+    'too',
+    'super',
+    'rather',
+    'terribly',
+    'awfully',
+    'pretty',
+    'much',
+    'all',
+    'still',
+    'now',
+    'just',
+    'also',
+    'that',
+    'which',
+  ].map(wordKey),
+);
+
+/** Verbs linking a body part to what is wrong with it: 'my tummy is swollen', 'eyes feel dry'. */
+export const LINKING_WORDS: ReadonlySet<string> = new Set(
+  [
+    'is',
+    'are',
+    'was',
+    'were',
+    'been',
+    'has',
+    'have',
+    'had',
+    'feel',
+    'feels',
+    'felt',
+    'feeling',
+    'look',
+    'looks',
+    'looked',
+    'looking',
+    'seem',
+    'seems',
+    'get',
+    'gets',
+    'got',
+    'getting',
+    'gone',
+    'went',
+    'become',
+    'became',
+    'keep',
+    'keeps',
+    'going',
+  ].map(wordKey),
+);
+
+/**
+ * Adjectives that describe a finding of a body part. A name 'ADJ PART' ('swollen tummy', 'stiff
+ * neck') is also matched said the other way round ('tummy is swollen', 'neck feels stiff').
+ */
+export const PREDICATIVE_ADJECTIVES: ReadonlySet<string> = new Set(
+  [
+    'sore',
+    'swollen',
+    'stiff',
+    'itchy',
+    'painful',
+    'tender',
+    'red',
+    'hot',
+    'weak',
+    'blocked',
+    'runny',
+    'stuffy',
+    'dry',
+    'numb',
+    'puffy',
+    'bloated',
+    'tight',
+    'heavy',
+    'pale',
+    'cold',
+    'blurry',
+    'blurred',
+    'watery',
+    'sticky',
+    'crusty',
+    'pitted',
+    'bent',
+    'bruised',
+    'cracked',
+    'yellow',
+    'dark',
+    'cloudy',
+    'flaky',
+    'scaly',
+    'bulging',
+    'aching',
+    'achy',
+    'burning',
+    'throbbing',
+    'tingly',
+    'clammy',
+    'sweaty',
+    'shaky',
+    'wobbly',
+    'bleeding',
+    'inflamed',
+    'infected',
+    'distended',
+    'enlarged',
+    'lumpy',
+    'greasy',
+    'thick',
+    'frothy',
+    'foamy',
+    'smelly',
+    'irregular',
+    'fast',
+    'slow',
+    'high',
+    'low',
+    'full',
+    'muffled',
+    'racing',
+    'shaking',
+    'tense',
+    'watering',
+    'blotchy',
+  ].map(wordKey),
+);
+
+/** Last words of names that say a part hurts: 'knee pain', 'back ache'. */
+const PAIN_WORDS = new Set(['pain', 'ache'].map(wordKey));
+/** Endings of adjectives ('abdominal', 'pelvic', 'testicular'): not a part to say 'hurts' of. */
+const ADJECTIVE_ENDING = /(al|ic|ar|ary|ous|ive|ing|ed|y)$/u;
+
+/**
+ * Other ways of saying a name, by rule, so that a paraphrase every patient might use is matched
+ * without an alias for each: 'swollen tummy' → 'tummy is swollen' (the linking verb is a
+ * placeholder that matches any of LINKING_WORDS); 'knee pain' → 'knee hurts', 'knee aches',
+ * 'pain in my knee', 'sore knee', 'painful knee' and their predicative forms.
+ */
+export function derivedNameKeys(keys: readonly string[]): string[][] {
+  return derivedNames(keys).map((d) => d.keys);
+}
+
+/** A name said another way: its keys, and the body part it describes when it has one. */
+export interface DerivedName {
+  keys: string[];
+  part?: readonly string[];
+}
+
+/** `derivedNameKeys` with the part each way describes (for coordination: 'red, hot and sore'). */
+export function derivedNames(keys: readonly string[]): DerivedName[] {
+  const out: DerivedName[] = [];
+  const predicative = (adjective: string, part: readonly string[]) => {
+    out.push({ keys: [...part, LINK, adjective], part }, { keys: [...part, adjective], part });
+  };
+  const attributive = (adjective: string, part: readonly string[]) =>
+    out.push({ keys: [adjective, ...part], part });
+  const part0 = partOf(keys);
+  if (part0 && keys[0] !== undefined) {
+    predicative(keys[0], part0);
+  }
+  const last = keys[keys.length - 1];
+  const part = keys.slice(0, -1);
+  if (
+    last !== undefined &&
+    PAIN_WORDS.has(last) &&
+    part.length >= 1 &&
+    part.length <= 2 &&
+    part.every((word) => /^\p{L}+$/u.test(word) && !ADJECTIVE_ENDING.test(word))
+  ) {
+    for (const verb of ['hurt', 'hurting', 'ache', 'aching', 'killing']) {
+      out.push({ keys: [...part, verb], part });
+    }
+    out.push({ keys: ['pain', 'in', 'my', ...part], part });
+    for (const adjective of ['sore', 'painful', 'aching', 'achy']) {
+      attributive(adjective, part);
+      predicative(adjective, part);
+    }
+  }
+  return out;
+}
+
+/** The body part a name 'ADJ PART' describes ('tummy' of 'swollen tummy'), if it is one. */
+function partOf(keys: readonly string[]): readonly string[] | undefined {
+  const [first, ...rest] = keys;
+  return (keys.length === 2 || keys.length === 3) &&
+    first !== undefined &&
+    PREDICATIVE_ADJECTIVES.has(first) &&
+    rest.every((word) => !PREDICATIVE_ADJECTIVES.has(word) && /^\p{L}+$/u.test(word))
+    ? rest
+    : undefined;
+}
+
+/** The trie key standing for one or more linking words ('is', 'feels', 'has been'…). */
+const LINK = '\u0000link';
+
+interface Unit {
+  key: string;
+  token: Token;
+  /** The last token of the unit: a 'cannot' phrase ('can barely') is one unit of two tokens. */
+  last: Token;
+  /** A breaking punctuation mark (',' ':' '(' …) stands between this unit and the previous one. */
+  comma: boolean;
+}
+
+// Punctuation inside a name or a cue: 'light-headed', 'h/o', "can't".
+const TRANSPARENT = new Set(['-', '/', "'", '’', '&']);
+
+function unitsOf(tokens: readonly Token[]): Unit[] {
+  // Breaking punctuation is kept as a flag on the next word: scopes may cross it (lists: 'no
+  // fever, cough or cold'), names may not.
+  const units: Unit[] = [];
+  let comma = false;
+  for (const token of tokens) {
+    if (token.kind === 'punct') {
+      if (!TRANSPARENT.has(token.text)) {
+        comma = true;
+      }
+      continue;
+    }
+    units.push({ key: unitKey(token.text), token, last: token, comma });
+    comma = false;
+  }
+  const keys = units.map((u) => u.key);
+  const merged: Unit[] = [];
+  for (let i = 0; i < units.length;) {
+    const unit = units[i] as Unit;
+    let length = cannotAt(keys, i);
+    // Only words of one clause merge.
+    if (units.slice(i + 1, i + length).some((u) => u.comma)) {
+      length = 0;
+    }
+    if (length > 0) {
+      merged.push({ ...unit, key: CANNOT, last: (units[i + length - 1] as Unit).last });
+      i += length;
+    } else {
+      merged.push(unit);
+      i++;
+    }
+  }
+  return merged;
+}
+
+interface TrieNode<T> {
+  children: Map<string, TrieNode<T>>;
+  values: T[];
+}
+
+const node = <T>(): TrieNode<T> => ({ children: new Map(), values: [] });
+
+function insert<T>(root: TrieNode<T>, keys: readonly string[], value: T): void {
+  let at = root;
+  for (const key of keys) {
+    let next = at.children.get(key);
+    if (!next) {
+      next = node<T>();
+      at.children.set(key, next);
+    }
+    at = next;
+  }
+  at.values.push(value);
+}
+
+interface NameEntry {
+  concept: Concept;
+  name: string;
+  canonical: boolean;
+  /** Said another way by rule (derivedNameKeys), not written in the KB. */
+  derived?: boolean;
+  /** The body part the name describes ('tummy' of 'swollen tummy'), for coordinated findings. */
+  part?: readonly string[];
+  /** Short acronyms ('MI', 'PE') only match in the same case. */
+  exactCase: string | undefined;
+}
+
+interface Match<T> {
+  from: number;
+  /** Exclusive unit index. */
+  to: number;
+  values: T[];
+  fuzzy: number;
+}
+
+/** At most this many filler words inside one name. */
+const MAX_FILLERS = 3;
+
+/**
+ * Longest dictionary match starting at `from`; ties go to fewer fuzzy words. Inside a name,
+ * filler words ('really') may be skipped, and a LINK step takes one or more linking words.
+ */
+function longestAt<T>(
+  root: TrieNode<T>,
+  units: readonly Unit[],
+  from: number,
+  fuzzyWord: ((key: string, node: TrieNode<T>) => TrieNode<T>[]) | undefined,
+): Match<T> | undefined {
+  let best: Match<T> | undefined;
+  const walk = (at: TrieNode<T>, i: number, fuzzy: number, skips: number, word: boolean): void => {
+    // A match ends on a word of the name, never on a skipped filler or a linking word.
+    if (word && at.values.length > 0 && i > from) {
+      const better = !best || i > best.to || (i === best.to && fuzzy < best.fuzzy);
+      if (better) {
+        best = { from, to: i, values: at.values, fuzzy };
+      }
+    }
+    const unit = units[i];
+    if (!unit || (i > from && unit.comma)) {
+      return;
+    }
+    const exact = at.children.get(unit.key);
+    if (exact) {
+      walk(exact, i + 1, fuzzy, skips, true);
+    } else if (fuzzy === 0 && fuzzyWord) {
+      for (const next of fuzzyWord(unit.key, at)) {
+        walk(next, i + 1, fuzzy + 1, skips, true);
+      }
+    }
+    const link = i > from ? at.children.get(LINK) : undefined;
+    if (link && LINKING_WORDS.has(unit.key)) {
+      // One or more linking words (and fillers): 'is', 'has been', 'feels really'.
+      let j = i;
+      while (
+        j < units.length &&
+        j - i < 4 &&
+        !(units[j] as Unit).comma &&
+        (LINKING_WORDS.has((units[j] as Unit).key) || FILLER_WORDS.has((units[j] as Unit).key))
+      ) {
+        j++;
+        walk(link, j, fuzzy, skips, false);
+      }
+    }
+    if (
+      i > from &&
+      !exact &&
+      skips < MAX_FILLERS &&
+      (FILLER_WORDS.has(unit.key) || LINKING_WORDS.has(unit.key))
+    ) {
+      walk(at, i + 1, fuzzy, skips + 1, false);
+    }
+  };
+  walk(root, from, 0, 0, false);
+  return best;
+}
+
+/** The node reached by `keys`, if any. */
+function find<T>(root: TrieNode<T>, keys: readonly string[]): TrieNode<T> | undefined {
+  let at: TrieNode<T> | undefined = root;
+  for (const key of keys) {
+    at = at?.children.get(key);
+  }
+  return at;
+}
+
+interface CueHit {
+  cue: Cue;
+  from: number;
+  to: number;
+}
+
+// After ',' 'and' or 'or', these words start a new clause and end a cue's scope:
+// 'no fever and I have a cough', 'denies chest pain, has a cough'.
+const CLAUSE_STARTERS = new Set(
+  [
+    'i',
+    'im',
+    'ive',
+    'id',
+    'ill',
+    'my',
+    'it',
+    'its',
+    'he',
+    'she',
+    'they',
+    'we',
+    'there',
+    'this',
+    'that',
+    'have',
+    'has',
+    'had',
+    'got',
+    'get',
+    'feel',
+    'am',
+    'is',
+    'was',
+    'reports',
+    'complains',
+    'a',
+    'an',
+    'some',
+    'mild',
+    'bad',
+    'severe',
+    'slight',
+  ].map(wordKey),
+);
+const CLAUSE_JOINERS = new Set(['and', 'or', 'plus', 'also']);
+
+/** Backward cues look at most this many words back. */
+const BACKWARD_WINDOW = 6;
+
+/** Builds a recogniser over the names (canonical and aliases) of the given concepts. */
+export function createRecogniser(
+  concepts: readonly Concept[],
+  options: RecogniserOptions = {},
+): Recogniser {
+  const classes = new Set(options.classes ?? DEFAULT_RECOGNISED_CLASSES);
+  const ignored = new Set(
+    (options.ignoreNames ?? DEFAULT_IGNORED_NAMES).map((n) => nameKeys(n).join(' ')),
+  );
+  const names = node<NameEntry>();
+  const vocabulary = new Set<string>();
+  let size = 0;
+  for (const concept of concepts) {
+    if (!classes.has(concept.class)) {
+      continue;
+    }
+    const seen = new Set<string>();
+    [concept.canonicalName, ...concept.aliases].forEach((name, i) => {
+      const keys = nameKeys(name);
+      const joined = keys.join(' ');
+      if (keys.length === 0 || seen.has(joined) || ignored.has(joined)) {
+        return;
+      }
+      seen.add(joined);
+      keys.forEach((k) => vocabulary.add(k));
+      const exactCase = name.trim().length <= 2 ? name.trim() : undefined;
+      const part = partOf(keys);
+      insert(names, keys, {
+        concept,
+        name,
+        canonical: i === 0,
+        exactCase,
+        ...(part ? { part } : {}),
+      });
+      size++;
+    });
+  }
+  // Names said another way by rule; a way that is already some concept's written name is left
+  // to that concept.
+  const derived: [string[], NameEntry][] = [];
+  for (const concept of concepts) {
+    if (!classes.has(concept.class)) {
+      continue;
+    }
+    for (const name of [concept.canonicalName, ...concept.aliases]) {
+      for (const way of derivedNames(nameKeys(name))) {
+        derived.push([
+          way.keys,
+          {
+            concept,
+            name,
+            canonical: false,
+            derived: true,
+            exactCase: undefined,
+            ...(way.part ? { part: way.part } : {}),
+          },
+        ]);
+      }
+    }
+  }
+  for (const [keys, entry] of derived) {
+    const at = find(names, keys);
+    if (at?.values.some((v) => !v.derived || v.concept.id === entry.concept.id)) {
+      continue;
+    }
+    keys.forEach((k) => k !== LINK && vocabulary.add(k));
+    insert(names, keys, entry);
+    size++;
+  }
+  const cueTrie = node<Cue>();
+  for (const cue of options.cues ?? CUES) {
+    insert(cueTrie, nameKeys(cue.phrase), cue);
+  }
+
+  const fuzzyWord =
+    options.fuzzy === false
+      ? undefined
+      : (key: string, at: TrieNode<NameEntry>): TrieNode<NameEntry>[] => {
+          // Only words the dictionary does not know, of five letters or more, and with the right
+          // first letter: typos rarely hit the first letter, and short words are too ambiguous.
+          if (key.length < 5 || vocabulary.has(key) || !/^\p{L}+$/u.test(key)) {
+            return [];
+          }
+          const max = allowedEdits(key.length);
+          const found: TrieNode<NameEntry>[] = [];
+          for (const [child, next] of at.children) {
+            if (
+              child.length >= 5 &&
+              child[0] === key[0] &&
+              boundedEditDistance(key, child, max) <= max
+            ) {
+              found.push(next);
+            }
+          }
+          return found;
+        };
+
+  function conceptMatches(units: readonly Unit[]): Match<NameEntry>[] {
+    const found: Match<NameEntry>[] = [];
+    for (let i = 0; i < units.length;) {
+      const match = longestAt(names, units, i, fuzzyWord);
+      const values = match?.values.filter(
+        (v) =>
+          v.exactCase === undefined ||
+          units
+            .slice(match.from, match.to)
+            .map((u) => u.token.text)
+            .join('') === v.exactCase,
+      );
+      if (match && values && values.length > 0) {
+        found.push({ ...match, values });
+        i = match.to;
+      } else {
+        i++;
+      }
+    }
+    return [...found, ...coordinated(units, found)].sort((a, b) => a.from - b.from);
+  }
+
+  /** Written or derived entries for exactly these keys. */
+  const entriesFor = (keys: readonly string[]): NameEntry[] => find(names, keys)?.values ?? [];
+
+  /**
+   * Findings said of the same part by coordinated adjectives: in 'painful swollen testicle' and
+   * 'my breast is red, hot and painful' each adjective names its own finding of the part.
+   */
+  function coordinated(
+    units: readonly Unit[],
+    found: readonly Match<NameEntry>[],
+  ): Match<NameEntry>[] {
+    const taken = (i: number) => found.some((m) => i >= m.from && i < m.to);
+    const extra: Match<NameEntry>[] = [];
+    const add = (i: number, part: readonly string[], concepts: ReadonlySet<string>) => {
+      const unit = units[i];
+      if (!unit || taken(i) || !PREDICATIVE_ADJECTIVES.has(unit.key)) {
+        return false;
+      }
+      const values = entriesFor([unit.key, ...part]).filter((v) => !concepts.has(v.concept.id));
+      if (values.length === 0) {
+        return false;
+      }
+      extra.push({ from: i, to: i + 1, values, fuzzy: 0 });
+      return true;
+    };
+    for (const match of found) {
+      const part = match.values.find((v) => v.part)?.part;
+      if (!part) {
+        continue;
+      }
+      const concepts = new Set(match.values.map((v) => v.concept.id));
+      // Before: 'painful swollen testicle', 'red and swollen eye'.
+      let i = match.from - 1;
+      while (i >= 0) {
+        const unit = units[i] as Unit;
+        if (unit.key === 'and' || FILLER_WORDS.has(unit.key)) {
+          i--;
+          continue;
+        }
+        if (!add(i, part, concepts)) {
+          break;
+        }
+        i--;
+      }
+      // After a predicative ('my breast is red'): ', hot and painful'.
+      const last = units[match.to - 1];
+      if (!last || !PREDICATIVE_ADJECTIVES.has(last.key)) {
+        continue;
+      }
+      let j = match.to;
+      while (j < units.length) {
+        const unit = units[j] as Unit;
+        if ((unit.key === 'and' || FILLER_WORDS.has(unit.key)) && !unit.comma) {
+          j++;
+          continue;
+        }
+        if (unit.key === 'and') {
+          j++;
+          continue;
+        }
+        if (!add(j, part, concepts)) {
+          break;
+        }
+        j++;
+      }
+    }
+    return extra;
+  }
+
+  function cueMatches(units: readonly Unit[], mentions: readonly Match<NameEntry>[]): CueHit[] {
+    // Where a cue and a name overlap the longer wins ('no appetite' is a name, 'worried about' a
+    // cue; on a tie the name). A cue that loses may still be read shorter: in 'havent been sick'
+    // the name 'been sick' beats the cue 'havent been', leaving the cue 'havent'.
+    const found: CueHit[] = [];
+    for (let i = 0; i < units.length;) {
+      const readings = cueReadingsAt(units, i).filter((r) =>
+        mentions.every((m) => !(r.from < m.to && m.from < r.to) || r.to - r.from > m.to - m.from),
+      );
+      const match = readings[0];
+      if (match) {
+        // A phrase can be a cue in two directions: keep every reading.
+        for (const cue of match.values) {
+          found.push({ cue, from: match.from, to: match.to });
+        }
+        i = match.to;
+      } else {
+        i++;
+      }
+    }
+    return found;
+  }
+
+  /** Every cue phrase starting at `from`, longest first. */
+  function cueReadingsAt(units: readonly Unit[], from: number): Match<Cue>[] {
+    const readings: Match<Cue>[] = [];
+    let at: TrieNode<Cue> | undefined = cueTrie;
+    for (let i = from; at && i < units.length; i++) {
+      const unit = units[i] as Unit;
+      if (i > from && unit.comma) {
+        break;
+      }
+      at = at.children.get(unit.key);
+      if (at && at.values.length > 0) {
+        readings.unshift({ from, to: i + 1, values: at.values, fuzzy: 0 });
+      }
+    }
+    return readings;
+  }
+
+  function recogniseSentence(text: string, sentence: Sentence): ConceptEntity[] {
+    const tokens = tokenise(sentence.text).map((t) => ({
+      ...t,
+      start: t.start + sentence.start,
+      end: t.end + sentence.start,
+    }));
+    const units = unitsOf(tokens);
+    let mentions = conceptMatches(units);
+    const hits = cueMatches(units, mentions);
+    mentions = mentions.filter((m) => hits.every((h) => !(h.from < m.to && m.from < h.to)));
+
+    // A scope boundary sits before unit i when a clause starts there.
+    const boundary = new Set<number>();
+    units.forEach((u, i) => {
+      const next = units[i + 1];
+      if (CLAUSE_JOINERS.has(u.key) && next && CLAUSE_STARTERS.has(next.key)) {
+        boundary.add(i);
+      }
+      if (u.comma && CLAUSE_STARTERS.has(u.key)) {
+        boundary.add(i);
+      }
+    });
+    const terminators = hits.filter((h) => h.cue.direction === 'terminate');
+    const cueStarts = hits.filter((h) => h.cue.category !== 'terminate');
+    const stopsForward = (i: number) => boundary.has(i) || terminators.some((t) => t.from === i);
+    const stopsBackward = (i: number) =>
+      boundary.has(i + 1) || terminators.some((t) => t.to === i + 1);
+
+    const scopes: { category: CueCategory; from: number; to: number }[] = [];
+    for (const hit of cueStarts) {
+      if (hit.cue.category === 'pseudo') {
+        continue;
+      }
+      const { direction } = hit.cue;
+      if (direction === 'forward' || direction === 'bidirectional') {
+        // Negation runs through lists ('no fever, cough or cold'); doubt and what-ifs stop at a
+        // comma ('I think I have flu, body aches and chills').
+        const narrow = hit.cue.category !== 'negation';
+        let to = hit.to;
+        while (
+          to < units.length &&
+          !stopsForward(to) &&
+          !(narrow && to > hit.to && (units[to] as Unit).comma)
+        ) {
+          to++;
+        }
+        scopes.push({ category: hit.cue.category, from: hit.to, to });
+      }
+      if (direction === 'backward' || direction === 'bidirectional') {
+        let from = hit.from;
+        while (from > 0 && hit.from - from < BACKWARD_WINDOW && !stopsBackward(from - 1)) {
+          from--;
+        }
+        scopes.push({ category: hit.cue.category, from, to: hit.from });
+      }
+    }
+
+    return mentions.map((m) => {
+      const inScope = (category: CueCategory) =>
+        scopes.some((s) => s.category === category && m.from >= s.from && m.from < s.to);
+      const ranked = [...m.values].sort(
+        (a, b) =>
+          Number(b.canonical) - Number(a.canonical) ||
+          (CLASS_RANK[a.concept.class] ?? 9) - (CLASS_RANK[b.concept.class] ?? 9) ||
+          a.concept.id.localeCompare(b.concept.id),
+      );
+      const best = ranked[0] as NameEntry;
+      const first = units[m.from] as Unit;
+      const last = units[m.to - 1] as Unit;
+      const negated = inScope('negation');
+      // A condition named in a question ('Chest infection?') is a worry, not a report.
+      const asked = best.concept.class === 'condition' && /\?\s*$/u.test(sentence.text);
+      const hypothetical = inScope('hypothetical');
+      const presence: Presence = negated
+        ? 'deny'
+        : inScope('possibility') || hypothetical || asked
+          ? 'unsure'
+          : 'endorse';
+      const seen = new Set<string>();
+      return {
+        category: 'concept' as const,
+        start: first.token.start,
+        end: last.last.end,
+        original: text.slice(first.token.start, last.last.end),
+        conceptId: best.concept.id,
+        canonicalName: best.concept.canonicalName,
+        class: best.concept.class,
+        negated,
+        presence,
+        context: { historical: inScope('historical'), family: inScope('family'), hypothetical },
+        matched: best.name,
+        fuzzy: m.fuzzy > 0,
+        candidates: ranked
+          .filter((v) => !seen.has(v.concept.id) && seen.add(v.concept.id))
+          .map((v) => ({
+            conceptId: v.concept.id,
+            canonicalName: v.concept.canonicalName,
+            class: v.concept.class,
+          })),
+      };
+    });
+  }
+
+  const byId = new Map(concepts.map((c) => [c.id, c]));
+  return {
+    size,
+    lookup: (id) => byId.get(id),
+    recognise(text) {
+      const sentences = splitSentences(text);
+      const entities = sentences.flatMap((s) => recogniseSentence(text, s));
+      return { text, sentences, entities, onsets: recogniseOnsets(text) };
+    },
+  };
+}

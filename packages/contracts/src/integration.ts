@@ -1,0 +1,225 @@
+import { z } from 'zod';
+import { JOB_EVENT_TYPES } from './realtime.ts';
+import { JobState, QueueName } from './jobs.ts';
+
+/**
+ * The assistant's integration API (issue 6): `/api/v1` with API keys, a transactional outbox
+ * delivered to the assistant's webhook and readable as a pull feed, and the admin routes that
+ * manage keys and deliveries under `/internal/integration`.
+ */
+
+/** API keys look like `ldk_<8 hex prefix>_<secret>`. */
+export const API_KEY_PREFIX = 'ldk_';
+export const API_KEY_PATTERN = /^ldk_([0-9a-f]{8})_([A-Za-z0-9_-]{20,200})$/;
+
+const isoDate = z.string().describe('ISO 8601 date-time');
+
+// ---------------------------------------------------------------------------------------------
+// API keys (admin)
+
+/** An API key as admins see it: never the secret. */
+export const ApiKeyView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string().describe('first 8 characters after ldk_, to recognise a key'),
+  createdBy: z
+    .string()
+    .nullable()
+    .describe('user id of the admin who created it; null for the CLI'),
+  createdAt: isoDate,
+  revokedAt: isoDate.nullable(),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyView>;
+
+export const ApiKeyList = z.object({ apiKeys: z.array(ApiKeyView) });
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
+
+/** Body of `POST /internal/integration/api-keys`. */
+export const CreateApiKeyBody = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .describe('who uses the key, e.g. "assistant-production"'),
+});
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+
+/** Answer of `POST /internal/integration/api-keys`: the full key, shown this once. */
+export const CreatedApiKey = ApiKeyView.extend({
+  key: z.string().describe('the full key `ldk_<prefix>_<secret>`: shown once, store it now'),
+});
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const ApiKeyIdParams = z.object({ id: z.uuid({ message: 'must be an API key id (uuid)' }) });
+export type ApiKeyIdParams = z.infer<typeof ApiKeyIdParams>;
+
+// ---------------------------------------------------------------------------------------------
+// Jobs (/api/v1)
+
+const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const JOB_TYPE_PATTERN = new RegExp(
+  `^(${JOB_EVENT_TYPES.map(escape).join('|')}|robot-process-automation(\\.[a-z0-9-]+)+)$`,
+);
+
+/** Job types the portal knows how to show (spec 1 §7 incoming events). */
+export const JobType = z
+  .string()
+  .regex(
+    JOB_TYPE_PATTERN,
+    `must be one of ${JOB_EVENT_TYPES.join(', ')} or another robot-process-automation.<step> event type`,
+  )
+  .describe(
+    `${JOB_EVENT_TYPES.join(', ')}, or a robot-process-automation.<step> event type (spec 1 §7)`,
+  );
+
+/** Body of `POST /api/v1/jobs`. */
+export const CreateJobBody = z.strictObject({
+  queue: QueueName,
+  type: JobType,
+  tenant: z.string().min(1, 'must not be empty').max(200),
+  priority: z
+    .number()
+    .int()
+    .min(-1000)
+    .max(1000)
+    .optional()
+    .describe('higher first; default 0. Jobs of equal priority go oldest first'),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe(
+      'the job event data of spec 1 §3 (slotSpecification, slot, relatedSlots, lastTurn, job {purpose}, entity, portal, metadata …), sent to the technician as is',
+    ),
+});
+export type CreateJobBody = z.infer<typeof CreateJobBody>;
+
+/** Headers of `POST /api/v1/jobs`. */
+export const CreateJobHeaders = z.looseObject({
+  'idempotency-key': z
+    .string({ message: 'is required: send an Idempotency-Key header (1–200 characters)' })
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .describe('same key and body again → the existing job; same key, other body → 409'),
+});
+export type CreateJobHeaders = z.infer<typeof CreateJobHeaders>;
+
+export const JobIdParams = z.object({ id: z.uuid({ message: 'must be a job id (uuid)' }) });
+export type JobIdParams = z.infer<typeof JobIdParams>;
+
+/** A job as the assistant reads it. */
+export const JobView = z.object({
+  id: z.uuid(),
+  queue: QueueName,
+  type: z.string(),
+  tenant: z.string(),
+  state: JobState,
+  attempts: z.number().int(),
+  priority: z.number().int(),
+  data: z.unknown().describe('the job event data as sent'),
+  createdAt: isoDate,
+  completedAt: isoDate.nullable(),
+  result: z.unknown().nullable().describe('the technician’s submission once completed'),
+});
+export type JobView = z.infer<typeof JobView>;
+
+// ---------------------------------------------------------------------------------------------
+// Outbox: pull feed and webhook payloads
+
+export const OUTBOX_EVENT_TYPES = [
+  'job.created',
+  'job.completed',
+  'job.cancelled',
+  'job.dead',
+  'job.requeued',
+  // The exception desk (issue 5): a reviewer's manual reply to deliver to the patient, a
+  // conversation handed back to the assistant, a conversation ended (END or TERMINATE).
+  'conversation.reply',
+  'conversation.handedback',
+  'conversation.ended',
+] as const;
+export const OutboxEventType = z.enum(OUTBOX_EVENT_TYPES);
+export type OutboxEventType = z.infer<typeof OutboxEventType>;
+
+/** One event of the outbox: the pull feed's item and the webhook's JSON body. */
+export const OutboxEvent = z.object({
+  cursor: z.string().describe('position in the feed, `{transaction}_{sequence}`'),
+  id: z.uuid().describe('event id: the webhook-id header, and the idempotency key of a delivery'),
+  type: OutboxEventType,
+  jobId: z.uuid().nullable().describe('the job of a job.* event; null for conversation.* events'),
+  conversationId: z
+    .string()
+    .nullable()
+    .describe('the conversation of a conversation.* event; null for job.* events'),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe(
+      '{ job: the job as GET /api/v1/jobs/{id} answers it at the time, …extra }; conversation.* events: { conversation, … }',
+    ),
+  createdAt: isoDate,
+});
+export type OutboxEvent = z.infer<typeof OutboxEvent>;
+
+/** Query of `GET /api/v1/events`. */
+export const EventsQuery = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,20}_\d{1,18}$/, 'must be a cursor from a previous answer, such as 812_40')
+    .optional()
+    .describe('the nextCursor of the previous page; absent = from the start'),
+  limit: z.coerce
+    .number({ message: 'must be a whole number from 1 to 500' })
+    .int('must be a whole number from 1 to 500')
+    .min(1, 'must be at least 1')
+    .max(500, 'must be at most 500')
+    .default(100),
+});
+export type EventsQuery = z.infer<typeof EventsQuery>;
+
+export const EventFeed = z.object({
+  events: z.array(OutboxEvent),
+  nextCursor: z
+    .string()
+    .describe('pass as ?after= to read on; unchanged when there is nothing new'),
+});
+export type EventFeed = z.infer<typeof EventFeed>;
+
+// ---------------------------------------------------------------------------------------------
+// Webhook deliveries (admin)
+
+export const DeliveryState = z.enum(['pending', 'delivered', 'dead']);
+export type DeliveryState = z.infer<typeof DeliveryState>;
+
+export const WebhookDeliveryView = z.object({
+  eventId: z.uuid(),
+  cursor: z.string(),
+  type: OutboxEventType,
+  jobId: z.uuid().nullable(),
+  conversationId: z.string().nullable(),
+  state: DeliveryState,
+  attempts: z.number().int(),
+  nextAttemptAt: isoDate.nullable(),
+  deliveredAt: isoDate.nullable(),
+  deadAt: isoDate.nullable(),
+  lastError: z.string().nullable(),
+  createdAt: isoDate,
+});
+export type WebhookDeliveryView = z.infer<typeof WebhookDeliveryView>;
+
+export const DeliveriesQuery = z.object({
+  state: DeliveryState.optional(),
+  limit: z.coerce
+    .number({ message: 'must be a whole number from 1 to 500' })
+    .int()
+    .min(1)
+    .max(500)
+    .default(100),
+});
+export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
+
+export const DeliveryList = z.object({ deliveries: z.array(WebhookDeliveryView) });
+export type DeliveryList = z.infer<typeof DeliveryList>;
+
+export const EventIdParams = z.object({
+  eventId: z.uuid({ message: 'must be an event id (uuid)' }),
+});
+export type EventIdParams = z.infer<typeof EventIdParams>;

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/** The three technician sockets (ARCHITECTURE "Realtime work"). */
+export const SOURCES = ['federated', 'exceptions', 'priority'] as const;
+export const SessionSource = z.enum(SOURCES);
+export type SessionSource = z.infer<typeof SessionSource>;
+
+/** Technician session states, announced by the server (spec 1 §4). */
+export const SessionState = z.enum(['paused', 'waiting', 'activated']);
+export type SessionState = z.infer<typeof SessionState>;
+
+/** Close code of a second session for the same technician and source (spec 1 §9). */
+export const DUPLICATE_SESSION_CLOSE_CODE = 1008;
+/** Reason sent with close code 1008 (spec 1 §8). */
+export const DUPLICATE_SESSION_MESSAGE =
+  'You already have a session open. Please close all sessions, or contact an administrator to force the termination of your sessions.';
+
+/** Close code when an administrator closes a technician's session: no reconnect. */
+export const ADMIN_CLOSE_CODE = 4000;
+export const ADMIN_CLOSE_MESSAGE = 'Your session was closed by an administrator.';
+
+/** `source` of every portal event (spec 1 §3 "Event envelope"). */
+export const PORTAL_SOURCE = '/portal';
+/** Data schemas named by spec 1 §7: 'quinn.json' in its 20200718 version, and an rpa schema. */
+export const QUINN_DATASCHEMA = 'quinn.json#20200718';
+export const RPA_DATASCHEMA = 'rpa.json';
+
+/** Server → portal job events, one per job type. */
+export const JOB_EVENT_TYPES = [
+  'message.annotation.job',
+  'intent.classification.job',
+  'intent.hpi.priority.job',
+  'robot-process-automation.manual-step.job',
+  'exception.job',
+] as const;
+export const JobEventType = z.enum(JOB_EVENT_TYPES);
+export type JobEventType = z.infer<typeof JobEventType>;
+
+/** Server → portal session announcements. */
+export const SESSION_EVENT_TYPES = {
+  paused: 'technician.session.paused',
+  waiting: 'technician.session.waiting',
+  activated: 'technician.session.activated',
+} as const satisfies Record<SessionState, string>;
+
+/** Portal → server: requests to change state (spec 1 §7 outgoing). */
+export const STATE_REQUEST_TYPES = [
+  'technician.session.pause',
+  'technician.session.activate',
+] as const;
+
+/** Portal → server: submissions that complete the job the technician holds (spec 1 §7). */
+export const SUBMISSION_TYPES = [
+  'message.annotation',
+  'message.annotation.exception',
+  'message.rephrase.question',
+  'hpi.prioritised',
+  'hpi.prioritised.exception',
+  'rpa.robot.clear',
+  'quinn.action.answer_quinn',
+  'dh.portal.hitl.event',
+] as const;
+export const SubmissionType = z.enum(SUBMISSION_TYPES);
+export type SubmissionType = z.infer<typeof SubmissionType>;
+
+/** A CloudEvents 1.0 JSON envelope (spec 1 §3, ARCHITECTURE). */
+export const CloudEvent = z.object({
+  specversion: z.literal('1.0').default('1.0'),
+  id: z.string().min(1).max(200),
+  type: z.string().min(1).max(200),
+  source: z.string().min(1).max(200),
+  time: z.string().optional(),
+  datacontenttype: z.string().default('application/json'),
+  dataschema: z.string().optional(),
+  data: z.unknown().optional(),
+});
+export type CloudEvent = z.infer<typeof CloudEvent>;
+
+/** Data of a session announcement. */
+export const SessionAnnouncement = z.object({ state: SessionState, source: SessionSource });
+export type SessionAnnouncement = z.infer<typeof SessionAnnouncement>;
+
+/**
+ * Data of a job event: the job event data of spec 1 §3 as the assistant sent it, with the job's
+ * id and tenant so the submission can name them.
+ */
+export const JobEventData = z.looseObject({
+  jobId: z.uuid(),
+  tenant: z.string(),
+});
+export type JobEventData = z.infer<typeof JobEventData>;
+
+/**
+ * Data of a submission: the payload of spec 1 §7 for its type plus the id of the job it answers.
+ * The payload's own fields are checked by the workbench rules of each type.
+ */
+export const SubmissionData = z.looseObject({ jobId: z.uuid() });
+export type SubmissionData = z.infer<typeof SubmissionData>;
+
+/** Data of the server's `error` event: what went wrong with a frame, and the frame's id. */
+export const ErrorEventData = z.object({
+  message: z.string(),
+  eventId: z.string().optional(),
+  eventType: z.string().optional(),
+});
+export type ErrorEventData = z.infer<typeof ErrorEventData>;
+
+/** Largest frame the server reads (bytes); larger frames get an error event. */
+export const MAX_FRAME_BYTES = 256 * 1024;
+
+/** `GET /internal/sessions/_summary` item (spec 3 §3 Session). */
+export const SessionSummaryItem = z.object({
+  technicianId: z.string(),
+  state: SessionState,
+  source: SessionSource,
+  name: z.string(),
+  connected: z.boolean(),
+});
+export const SessionSummary = z.object({ items: z.array(SessionSummaryItem) });
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+/** `GET /internal/sessions/_count` (spec 1 §7): connected sessions per kind. */
+export const SessionCount = z.object({ federated: z.number().int(), exception: z.number().int() });
+export type SessionCount = z.infer<typeof SessionCount>;
+
+/** Answer of `GET /internal/users/{base64 id}/sessions/_close` and `/_remove` (spec 1 §7). */
+export const SessionActionResult = z.object({
+  technicianId: z.string(),
+  action: z.enum(['closed', 'removed']),
+});
+export type SessionActionResult = z.infer<typeof SessionActionResult>;
