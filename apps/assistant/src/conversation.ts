@@ -168,11 +168,17 @@ export async function runConversation(
       );
       return finished;
     }
-    const rephrased = outcome.result as { type?: string; data?: { message?: unknown } } | null;
+    const rephrased = outcome.result as {
+      type?: string;
+      data?: { message?: unknown; action?: unknown };
+    } | null;
     if (rephrased?.type === 'message.rephrase.question') {
       log(
         `${script.name.given} ${script.name.family}: ${step.name} rephrased as "${String(rephrased.data?.message)}"`,
       );
+    }
+    if (rephrased?.data?.action === 'suggest_forget') {
+      log(`${script.name.given} ${script.name.family}: ${step.name} forgotten (custom exception)`);
     }
     const slotCode = (built.slot as { code?: string } | undefined)?.code;
     const extract = firstExtract(outcome);

@@ -4,7 +4,7 @@ import { demoRotation, PATIENTS } from './patients.ts';
 /** The parts of a job's data these checks read (spec 1 §3 job event data). */
 interface JobData {
   slotSpecification?: { code: string; data_type?: string; multiplicity?: string };
-  job?: { purpose?: string };
+  job?: { purpose?: string; exceptionLabel?: string };
   lastTurn?: {
     content?: string;
     metadata?: { entities?: { start: number; end: number; extract: string; category: string }[] };
@@ -49,6 +49,14 @@ describe('the demo patients', () => {
     );
     expect(jobs.some((job) => job.type.startsWith('robot-process-automation.'))).toBe(true);
     expect(jobs.some((job) => job.type === 'intent.classification.job')).toBe(true);
+  });
+
+  it('send a job with a custom exception label, on a purpose job (its exception is suggest_forget)', () => {
+    const labelled = jobs.filter((job) => job.data.job?.exceptionLabel !== undefined);
+    expect(labelled.map((job) => job.data.job)).toEqual([
+      { purpose: 'full', exceptionLabel: 'Not about health' },
+    ]);
+    expect(labelled[0]?.type).toBe('message.annotation.job');
   });
 
   it('start a patient for the exception desk second, then alternate, so no kind waits on the other', () => {

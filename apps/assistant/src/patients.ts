@@ -47,6 +47,11 @@ interface SlotOptions {
   entities?: readonly { start: number; end: number; extract: string; category: string }[];
   /** Other wordings of the question (`slotUtteranceSpecification.options`): Exception offers them. */
   rephrase?: readonly string[];
+  /**
+   * The job's custom exception label (`job.exceptionLabel`): the Exception button bears it and
+   * sends the custom exception event, 'suggest_forget' (spec 1 §4); needs a purpose.
+   */
+  exceptionLabel?: string;
 }
 
 /** The entity of `extract` in `text` with `category` (offsets counted in the text). */
@@ -94,7 +99,16 @@ function slotStep(
       },
       slot: { id: `slot-${options.code}`, code: options.code },
       relatedSlots: (options.related ?? []).map((code) => ({ id: `slot-${code}`, code })),
-      ...(options.purpose === null ? {} : { job: { purpose: options.purpose ?? 'full' } }),
+      ...(options.purpose === null
+        ? {}
+        : {
+            job: {
+              purpose: options.purpose ?? 'full',
+              ...(options.exceptionLabel === undefined
+                ? {}
+                : { exceptionLabel: options.exceptionLabel }),
+            },
+          }),
       ...(options.intent === undefined ? {} : { metadata: { xdhtopint: options.intent } }),
     }),
   };
@@ -197,6 +211,19 @@ export const PATIENTS: readonly PatientScript[] = [
         },
         () => 'Do you have a cough or a runny nose?',
         () => COUGH_ANSWER,
+      ),
+      slotStep(
+        'small talk',
+        {
+          code: 'additional_info',
+          description: 'anything else',
+          multiplicity: '0..1',
+          // The patient chats off topic: the assistant lets the technician tell it to forget the
+          // message (the custom exception event, 'suggest_forget') rather than escalate it.
+          exceptionLabel: 'Not about health',
+        },
+        () => 'Is there anything else you would like the doctor to know?',
+        () => 'Not really. Did you see the match last night? What a finish!',
       ),
     ],
   },

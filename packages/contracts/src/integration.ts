@@ -88,7 +88,7 @@ export const CreateJobBody = z.strictObject({
   data: z
     .record(z.string(), z.unknown())
     .describe(
-      'the job event data of spec 1 §3 (slotSpecification, slot, relatedSlots, lastTurn, job {purpose}, entity, portal, metadata …), sent to the technician as is',
+      'the job event data of spec 1 §3 (slotSpecification, slot, relatedSlots, lastTurn, job {purpose, exceptionLabel}, entity, portal, metadata …), sent to the technician as is',
     ),
 });
 export type CreateJobBody = z.infer<typeof CreateJobBody>;

@@ -33,6 +33,12 @@ export interface MessageJob {
   /** Annotations the message already carries (`lastTurn.metadata.entities`). */
   readonly entities: readonly AnnotationEntity[];
   readonly purpose: JobPurpose | undefined;
+  /**
+   * The job's custom exception label (`job.exceptionLabel`, spec 1 §4 "custom exception label"):
+   * when set, the Exception button bears it, skips the rephrase screen and raises the custom
+   * exception event ('suggest_forget' for a job with a purpose).
+   */
+  readonly exceptionLabel: string | undefined;
   /** The conversation goal (job metadata), used as the action when there is no purpose. */
   readonly goal: string | undefined;
   /**
@@ -134,7 +140,8 @@ export function readMessageJob(data: JobData): MessageJob {
     text(lastTurn?._id) ??
     text(jobMetadata?.messageId) ??
     text(jobMetadata?.xdhmessageid);
-  const purpose = JobPurpose.safeParse(record(data.job)?.purpose);
+  const jobBlock = record(data.job);
+  const purpose = JobPurpose.safeParse(jobBlock?.purpose);
   const goal = text(jobMetadata?.conversationGoal) ?? text(jobMetadata?.xdhconvgoal);
 
   return {
@@ -158,6 +165,9 @@ export function readMessageJob(data: JobData): MessageJob {
       return parsed.success ? [parsed.data] : [];
     }),
     purpose: purpose.success ? purpose.data : undefined,
+    exceptionLabel: text(
+      typeof jobBlock?.exceptionLabel === 'string' ? jobBlock.exceptionLabel.trim() : undefined,
+    ),
     goal,
     rephraseOptions: readRephraseOptions(
       data.slotUtteranceSpecification,

@@ -1,6 +1,8 @@
 import type { AnnotationEntity, JobPurpose } from '@loopdesk/contracts/workbench-payloads.ts';
 import { describe, expect, it } from 'vitest';
+import { readMessageJob } from './job-data.ts';
 import {
+  customExceptionLabel,
   exceptionAction,
   initialEntities,
   purposePrefix,
@@ -28,6 +30,30 @@ describe('submit actions by purpose (spec 1 §4)', () => {
     [true, 'suggest_forget'],
   ])('an exception with a custom event %s sends %s', (customEvent, action) => {
     expect(exceptionAction(customEvent)).toBe(action);
+  });
+
+  it.each<[string, Record<string, unknown> | undefined, string | undefined]>([
+    [
+      'message.annotation.job',
+      { purpose: 'full', exceptionLabel: 'Forget message' },
+      'Forget message',
+    ],
+    [
+      'message.annotation.job',
+      { purpose: 'annotate-only', exceptionLabel: '  Off topic ' },
+      'Off topic',
+    ],
+    ['message.annotation.job', { purpose: 'full' }, undefined],
+    ['message.annotation.job', { purpose: 'full', exceptionLabel: '   ' }, undefined],
+    ['message.annotation.job', { purpose: 'full', exceptionLabel: 42 }, undefined],
+    // No purpose: the exception is {action:'exception'}, which has no room for a custom event.
+    ['message.annotation.job', { exceptionLabel: 'Forget message' }, undefined],
+    ['message.annotation.job', undefined, undefined],
+    ['exception.job', { purpose: 'full', exceptionLabel: 'Forget message' }, undefined],
+    ['intent.classification.job', { purpose: 'full', exceptionLabel: 'Forget' }, undefined],
+  ])('a %s with job %j has the custom exception label %s', (type, job, label) => {
+    const view = readMessageJob(job === undefined ? {} : { job });
+    expect(customExceptionLabel(type, view)).toBe(label);
   });
 });
 

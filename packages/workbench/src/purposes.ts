@@ -1,4 +1,5 @@
 import type { AnnotationEntity, JobPurpose } from '@loopdesk/contracts/workbench-payloads.ts';
+import type { MessageJob } from './job-data.ts';
 
 /** Default action of the annotate call when no purpose or goal says otherwise (spec 1 §3, §7). */
 export const DEFAULT_ACTION = 'execute';
@@ -44,6 +45,24 @@ export function submitAction(purpose: JobPurpose | undefined, goal?: string): st
 /** The action an exception sends: 'suggest_forget' with a custom exception event, else 'suggest_escalation'. */
 export function exceptionAction(customEvent: boolean): string {
   return customEvent ? FORGET_ACTION : ESCALATION_ACTION;
+}
+
+/** Label of the exception button when the job sets no custom exception label. */
+export const DEFAULT_EXCEPTION_LABEL = 'Exception';
+
+/**
+ * The custom exception label that applies to a job (spec 1 §4 "custom exception label"): the
+ * job's `job.exceptionLabel`, on a message.annotation.job with a purpose only, since only its
+ * exception carries an action ('suggest_forget' instead of 'suggest_escalation'). Elsewhere the
+ * exception's shape is fixed ({action:'exception'}), so the label is ignored.
+ */
+export function customExceptionLabel(
+  jobType: string,
+  view: Pick<MessageJob, 'purpose' | 'exceptionLabel'>,
+): string | undefined {
+  return jobType === 'message.annotation.job' && view.purpose !== undefined
+    ? view.exceptionLabel
+    : undefined;
 }
 
 /** Whether the purpose shows the hotkey menu: verify-answered shows none. */

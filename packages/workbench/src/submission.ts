@@ -10,7 +10,13 @@ import {
 import { GOAL_INTENT_CODES } from '@loopdesk/contracts/category-menus.ts';
 import { annotationScreenOf, derivedCategories, intentCategoriesOf } from './category-menu.ts';
 import { readMessageJob, readPriorityJob, type JobData } from './job-data.ts';
-import { ESCALATION_ACTION, FORGET_ACTION, SUBMIT_ACTIONS } from './purposes.ts';
+import {
+  customExceptionLabel,
+  ESCALATION_ACTION,
+  exceptionAction,
+  FORGET_ACTION,
+  SUBMIT_ACTIONS,
+} from './purposes.ts';
 import { rewordTargets } from './reword.ts';
 import { intentEntities } from './target.ts';
 import {
@@ -48,6 +54,10 @@ export const CONCEPT_MESSAGE =
 export const answerActionMessage = (expected: string) =>
   `quinn.action.answer_quinn on this job must have the action '${expected}'.`;
 export const RPA_CLEAR_MESSAGE = "rpa.robot.clear needs the action 'clear'.";
+export const purposeExceptionMessage = (expected: string, label: string | undefined) =>
+  label === undefined
+    ? `This job has no custom exception event: its exception has the action '${expected}'.`
+    : `This job's exception is its custom event '${label}': its action is '${expected}'.`;
 export const EXCEPTION_ACTION_MESSAGE =
   "message.annotation.exception needs the action 'exception'.";
 
@@ -67,6 +77,12 @@ function checkMessageAnnotation(job: HeldJob, data: Record<string, unknown>): st
   const view = readMessageJob(job.data);
   const exceptionJob = job.type === 'exception.job';
   if (data.action === ESCALATION_ACTION || data.action === FORGET_ACTION) {
+    // 'suggest_forget' when the job sets a custom exception event, else 'suggest_escalation'.
+    const label = customExceptionLabel(job.type, view);
+    const expected = exceptionAction(label !== undefined);
+    if (data.action !== expected) {
+      return purposeExceptionMessage(expected, label);
+    }
     const parsed = MessageAnnotationPayload.safeParse(data);
     return parsed.success ? null : problem('exception', parsed.error);
   }

@@ -8,7 +8,7 @@ import type { TypeaheadResult } from '@loopdesk/contracts/intelligence.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useToast } from '../toast-context.ts';
 import { TYPEAHEAD_ERROR_MESSAGE, useConceptTypeahead } from '../../lib/jobs/get-typeahead.ts';
-import { sendException } from '../../lib/jobs/exception.ts';
+import { exceptionLabelOf, sendException } from '../../lib/jobs/exception.ts';
 import { conceptOf, normalisationAnswer } from '../../lib/jobs/job-payloads.ts';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { ExceptionButton } from './exception-button.tsx';
@@ -119,7 +119,7 @@ export function EntityNormalisationPanel({ job, submit, busy }: PanelProps) {
         <Typography role="alert">{NO_ENTITY_MESSAGE}</Typography>
       )}
       <Stack direction="row" sx={{ mt: 3, gap: 2 }}>
-        <ExceptionButton onRaise={raise} disabled={busy} />
+        <ExceptionButton onRaise={raise} disabled={busy} label={exceptionLabelOf(job, view)} />
         {entity ? (
           <Button variant="contained" onClick={onSubmit} disabled={busy}>
             Submit

@@ -1,19 +1,27 @@
 import Button from '@mui/material/Button';
 import { useState } from 'react';
+import { DEFAULT_EXCEPTION_LABEL } from '@loopdesk/workbench/purposes.ts';
 import { ConfirmDialog } from '../confirm-dialog.tsx';
+import { CUSTOM_EXCEPTION_CONFIRM, exceptionConfirmTitle } from '../../lib/jobs/exception.ts';
 
 export interface ExceptionButtonProps {
   /** Called once the technician confirms. */
   readonly onRaise: () => void;
   readonly message?: string;
   readonly disabled?: boolean;
+  /** The button's text: the job's custom exception label, else 'Exception'. */
+  readonly label?: string;
 }
 
-/** 'Exception' with its confirmation (it ends the job), for the panels other than the generic one. */
+/**
+ * 'Exception' (or the job's custom exception label) with its confirmation (it ends the job), for
+ * the panels other than the generic one.
+ */
 export function ExceptionButton({
   onRaise,
-  message = 'The job goes to the exception desk.',
+  message,
   disabled = false,
+  label = DEFAULT_EXCEPTION_LABEL,
 }: ExceptionButtonProps) {
   const [confirming, setConfirming] = useState(false);
   return (
@@ -24,13 +32,18 @@ export function ExceptionButton({
         disabled={disabled}
         onClick={() => setConfirming(true)}
       >
-        Exception
+        {label}
       </Button>
       <ConfirmDialog
         open={confirming}
-        title="Raise an exception?"
-        message={message}
-        confirmLabel="Raise exception"
+        title={exceptionConfirmTitle(label)}
+        message={
+          message ??
+          (label === DEFAULT_EXCEPTION_LABEL
+            ? 'The job goes to the exception desk.'
+            : CUSTOM_EXCEPTION_CONFIRM)
+        }
+        confirmLabel={label === DEFAULT_EXCEPTION_LABEL ? 'Raise exception' : label}
         disablePortal
         onConfirm={() => {
           setConfirming(false);

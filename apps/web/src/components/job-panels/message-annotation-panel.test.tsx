@@ -1,6 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   ANNOTATE_SLOT_OR_PASS_MESSAGE,
+  CORRECTLY_ANNOTATED_MESSAGE,
   ANNOTATE_TARGET_SLOT_MESSAGE,
   ANNOTATE_TARGET_SLOT_OR_INTENT_MESSAGE,
   ONLY_ONE_PATIENT_DESCRIPTION_MESSAGE,
@@ -9,7 +10,9 @@ import {
 } from '@loopdesk/workbench/validation.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorAnswer, json } from '../../test/fake-server.ts';
+import { CUSTOM_EXCEPTION_CONFIRM } from '../../lib/jobs/exception.ts';
 import { INVALID_STATE_MESSAGE, MISSING_MESSAGE_TEXT } from './message-annotation-panel.tsx';
+import { REPHRASE_HEADING } from './rephrase-screen.tsx';
 import { menuItems, messageRegion, renderPanel, select, turn } from './panel-test-kit.tsx';
 
 // Several user steps each: the default 5 s is tight on a busy machine.
@@ -246,6 +249,97 @@ describe('the message annotation panel', () => {
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(await screen.findByText(ANNOTATE_TARGET_SLOT_MESSAGE)).toBeInTheDocument();
       expect(sent).toEqual([]);
+    });
+  });
+
+  describe('the exception flow (spec 1 §4)', () => {
+    const rephrase = {
+      slotUtteranceSpecification: { options: [['q1', 'Where does it hurt?']] },
+    };
+
+    it('with rephrase options and no custom label, Exception opens the rephrase screen; its Exception escalates', async () => {
+      const { sent, events } = renderPanel(
+        'message.annotation.job',
+        job({ code: 'duration' }, { ...full, ...rephrase }),
+      );
+      await events.click(screen.getByRole('button', { name: 'Exception' }));
+      expect(screen.getByRole('heading', { name: REPHRASE_HEADING })).toBeInTheDocument();
+      await events.click(screen.getByRole('button', { name: 'Exception' }));
+      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
+      expect(sent).toEqual([
+        {
+          type: 'message.annotation',
+          data: expect.objectContaining({ action: 'suggest_escalation', entities: [] }),
+        },
+      ]);
+    });
+
+    it('a custom exception label names the button, skips the rephrase screen and sends suggest_forget', async () => {
+      const { sent, events } = renderPanel(
+        'message.annotation.job',
+        job(
+          { code: 'duration' },
+          { job: { purpose: 'annotate-only', exceptionLabel: 'Not about health' }, ...rephrase },
+        ),
+      );
+      expect(screen.queryByRole('button', { name: 'Exception' })).not.toBeInTheDocument();
+      await events.click(screen.getByRole('button', { name: 'Not about health' }));
+      expect(screen.queryByRole('heading', { name: REPHRASE_HEADING })).not.toBeInTheDocument();
+      const dialog = await screen.findByRole('dialog', { name: "Raise 'Not about health'?" });
+      expect(dialog).toHaveTextContent(CUSTOM_EXCEPTION_CONFIRM);
+      await events.click(within(dialog).getByRole('button', { name: 'Not about health' }));
+      expect(sent).toEqual([
+        {
+          type: 'message.annotation',
+          data: {
+            action: 'suggest_forget',
+            conversationId: 'conv-1',
+            messageId: 'msg-1',
+            userId: 'patient-9',
+            entities: [],
+            slot: { id: 'slot-duration', type: '', code: 'duration', value: null },
+          },
+        },
+      ]);
+    });
+
+    it('the custom event is a discard: a correctly annotated message may still raise it', async () => {
+      const annotated = {
+        lastTurn: turn(TEXT, [
+          { start: 31, end: 43, extract: 'since Monday', category: 'duration' },
+        ]),
+      };
+      const escalate = renderPanel(
+        'message.annotation.job',
+        job({ code: 'duration' }, { ...full, ...annotated }),
+      );
+      await escalate.events.click(screen.getByRole('button', { name: 'Exception' }));
+      expect(await screen.findByText(CORRECTLY_ANNOTATED_MESSAGE)).toBeInTheDocument();
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      cleanup();
+
+      const forget = renderPanel(
+        'message.annotation.job',
+        job(
+          { code: 'duration' },
+          { job: { purpose: 'full', exceptionLabel: 'Forget message' }, ...annotated },
+        ),
+      );
+      await forget.events.click(screen.getByRole('button', { name: 'Forget message' }));
+      await forget.events.click(
+        within(await screen.findByRole('dialog')).getByRole('button', { name: 'Forget message' }),
+      );
+      expect(forget.sent[0]?.data).toMatchObject({ action: 'suggest_forget', entities: [] });
+    });
+
+    it('a job without a purpose ignores the label: its exception has no action to carry it', async () => {
+      const { sent, events } = renderPanel(
+        'message.annotation.job',
+        job({ code: 'duration' }, { job: { exceptionLabel: 'Forget message' } }),
+      );
+      await events.click(screen.getByRole('button', { name: 'Exception' }));
+      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
+      expect(sent[0]?.type).toBe('message.annotation.exception');
     });
   });
 

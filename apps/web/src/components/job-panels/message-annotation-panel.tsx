@@ -24,6 +24,7 @@ import {
   slotValue,
 } from '@loopdesk/workbench/payloads.ts';
 import {
+  DEFAULT_EXCEPTION_LABEL,
   initialEntities,
   purposePrefix,
   showsMenu,
@@ -36,7 +37,12 @@ import {
   validateException,
 } from '@loopdesk/workbench/validation.ts';
 import { useMemo, useRef, useState } from 'react';
-import { sendException } from '../../lib/jobs/exception.ts';
+import {
+  CUSTOM_EXCEPTION_CONFIRM,
+  customEventLabel,
+  exceptionConfirmTitle,
+  sendException,
+} from '../../lib/jobs/exception.ts';
 import { useIntentContextMenu } from '../../lib/jobs/get-context-menu.ts';
 import { AnnotatedText } from '../annotated-text.tsx';
 import { ConfirmDialog } from '../confirm-dialog.tsx';
@@ -93,6 +99,8 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
   const toast = useToast();
   const view = useMemo(() => readMessageJob(job.data), [job.data]);
   const screen = annotationScreenOf(view, exception);
+  // The job's custom exception event (spec 1 §4), when it sets a label for it.
+  const customLabel = customEventLabel(job, view);
   const contextMenu = useIntentContextMenu(view.intent, view.tenant);
   const menu = useMemo(() => messageMenu(view, contextMenu, screen), [view, contextMenu, screen]);
   const rules = useMemo(
@@ -219,15 +227,23 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
   };
 
   const onException = () => {
-    const refusal = spec ? validateException(entities, { slotCode: spec.code, ...rules }) : null;
+    // The custom exception event asks the assistant to forget the message: a discard, which a
+    // correctly annotated message does not refuse (spec 1 §5; docs/decisions.md issue 4).
+    const refusal = spec
+      ? validateException(entities, {
+          slotCode: spec.code,
+          ...rules,
+          discard: customLabel !== undefined,
+        })
+      : null;
     if (refusal !== null) {
       toast.error(refusal);
       return;
     }
     selection.close();
-    // Spec 1 §4 "Exception flow": with rephrase options (and no custom exception label, which no
-    // job carries) the rephrase screen comes first; its own Exception sends the exception.
-    if (view.rephraseOptions.length > 0) {
+    // Spec 1 §4 "Exception flow": with rephrase options and no custom exception label the rephrase
+    // screen comes first (its own Exception sends the exception); otherwise the exception is sent.
+    if (view.rephraseOptions.length > 0 && customLabel === undefined) {
       setMode({ step: 'rephrase' });
       return;
     }
@@ -245,15 +261,19 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
 
   const exceptionButton = (
     <Button variant="outlined" color="warning" onClick={onException}>
-      Exception
+      {customLabel ?? DEFAULT_EXCEPTION_LABEL}
     </Button>
   );
   const exceptionDialog = (
     <ConfirmDialog
       open={confirmingException}
-      title="Raise an exception?"
-      message="The message goes to the exception desk without your annotations."
-      confirmLabel="Raise exception"
+      title={exceptionConfirmTitle(customLabel ?? DEFAULT_EXCEPTION_LABEL)}
+      message={
+        customLabel === undefined
+          ? 'The message goes to the exception desk without your annotations.'
+          : CUSTOM_EXCEPTION_CONFIRM
+      }
+      confirmLabel={customLabel ?? 'Raise exception'}
       disablePortal
       onConfirm={raiseException}
       onCancel={() => setConfirmingException(false)}

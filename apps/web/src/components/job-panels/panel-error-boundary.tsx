@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { Component, type ReactNode } from 'react';
-import { sendException } from '../../lib/jobs/exception.ts';
+import { exceptionLabelOf, sendException } from '../../lib/jobs/exception.ts';
 import { ExceptionButton } from './exception-button.tsx';
 import type { PanelProps } from './panel-props.ts';
 
@@ -31,13 +31,14 @@ export class PanelErrorBoundary extends Component<PanelProps & { children: React
       return this.props.children;
     }
     const { job, submit, busy } = this.props;
-    const raise = () => sendException(job, readMessageJob(job.data), submit);
+    const view = readMessageJob(job.data);
+    const raise = () => sendException(job, view, submit);
     return (
       <Box component="section" aria-label="Job">
         <Typography role="alert" sx={{ mb: 2 }}>
           {panelFailedMessage(error.message)}
         </Typography>
-        <ExceptionButton onRaise={raise} disabled={busy} />
+        <ExceptionButton onRaise={raise} disabled={busy} label={exceptionLabelOf(job, view)} />
       </Box>
     );
   }

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { isRewordCategory, REWORD_PROMPTS } from '@loopdesk/workbench/reword.ts';
 import { useMemo, useRef, useState } from 'react';
 import { useToast } from '../toast-context.ts';
-import { sendException } from '../../lib/jobs/exception.ts';
+import { exceptionLabelOf, sendException } from '../../lib/jobs/exception.ts';
 import { rewordAnswer } from '../../lib/jobs/job-payloads.ts';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { ExceptionButton } from './exception-button.tsx';
@@ -74,7 +74,7 @@ export function RewordPanel({ job, submit, busy }: PanelProps) {
         <Typography role="alert">{NO_ENTITY_MESSAGE}</Typography>
       )}
       <Stack direction="row" sx={{ mt: 3, gap: 2 }}>
-        <ExceptionButton onRaise={raise} disabled={busy} />
+        <ExceptionButton onRaise={raise} disabled={busy} label={exceptionLabelOf(job, view)} />
         {entity ? (
           <Button variant="contained" onClick={onSubmit} disabled={busy}>
             Submit

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { INTENTS } from '@loopdesk/contracts/category-menus.ts';
 import { rewordOngoingPrompt } from '@loopdesk/workbench/reword.ts';
@@ -103,6 +103,27 @@ describe('the task panels', () => {
             },
           ],
         },
+      });
+    });
+
+    it('a custom exception label names its Exception, which sends suggest_forget', async () => {
+      const { sent, events } = renderPanel('message.annotation.job', {
+        lastTurn: turn('It started last week'),
+        slot: { id: 'slot-onset', code: 'onset' },
+        job: { purpose: 'reword', exceptionLabel: 'Cannot reword' },
+        entity: { extract: 'last week', category: 'onset' },
+      });
+      expect(screen.queryByRole('button', { name: 'Exception' })).not.toBeInTheDocument();
+      await events.click(screen.getByRole('button', { name: 'Cannot reword' }));
+      const dialog = await screen.findByRole('dialog', { name: "Raise 'Cannot reword'?" });
+      await events.click(within(dialog).getByRole('button', { name: 'Cannot reword' }));
+      expect(sent[0]).toEqual({
+        type: 'message.annotation',
+        data: expect.objectContaining({
+          action: 'suggest_forget',
+          entities: [],
+          slot: { id: 'slot-onset', type: '', code: 'onset', value: null },
+        }),
       });
     });
 

@@ -5,6 +5,7 @@ import {
 } from '@loopdesk/workbench/payloads.ts';
 import type { TechnicianJob } from '../socket/use-technician-session.ts';
 import type { MessageJob } from '@loopdesk/workbench/job-data.ts';
+import { customExceptionLabel, DEFAULT_EXCEPTION_LABEL } from '@loopdesk/workbench/purposes.ts';
 
 /** What raising an exception on a job sends. */
 export interface ExceptionSubmission {
@@ -14,7 +15,8 @@ export interface ExceptionSubmission {
 
 /**
  * The exception for a job (spec 1 §4, §7; workbench README decision 15): a job with a purpose
- * answers with a message.annotation whose action is 'suggest_escalation'; otherwise
+ * answers with a message.annotation whose action is 'suggest_escalation', or 'suggest_forget' when
+ * the job sets a custom exception label (its custom exception event); otherwise
  * message.annotation.exception `{action:'exception', conversationId, messageId, slot {id, code}}`
  * (hpi.prioritised.exception for a priority job). A job lacking its ids still gets its exception,
  * with the ids it has, so that a technician is never stuck with a job nobody can handle.
@@ -33,7 +35,7 @@ export function exceptionSubmission(job: TechnicianJob, view: MessageJob): Excep
           message,
           ...(view.userId === undefined ? {} : { userId: view.userId }),
           slot: { ...slot, type: view.slotSpecification?.data_type ?? '' },
-          customEvent: false,
+          customEvent: customEventLabel(job, view) !== undefined,
         }),
       };
     }
@@ -48,6 +50,28 @@ export function exceptionSubmission(job: TechnicianJob, view: MessageJob): Excep
       ...(slot ? { slot: { id: slot.id ?? slot._id ?? '', code: slot.code } } : {}),
     },
   };
+}
+
+/** The confirmation of a custom exception event (spec 1 §4: it sends 'suggest_forget'). */
+export const CUSTOM_EXCEPTION_CONFIRM =
+  "The job's custom exception event asks the assistant to forget this message; your annotations are not sent.";
+
+/** Title of the confirmation of an exception button labelled `label`. */
+export function exceptionConfirmTitle(label: string): string {
+  return label === DEFAULT_EXCEPTION_LABEL ? 'Raise an exception?' : `Raise '${label}'?`;
+}
+
+/**
+ * The custom exception label of a job whose exception can carry the custom event: a purpose job
+ * with its ids and slot (without them the exception falls back to `{action:'exception'}`).
+ */
+export function customEventLabel(job: TechnicianJob, view: MessageJob): string | undefined {
+  return view.message && view.slot ? customExceptionLabel(job.type, view) : undefined;
+}
+
+/** What the Exception button of a job says: its custom exception label, else 'Exception'. */
+export function exceptionLabelOf(job: TechnicianJob, view: MessageJob): string {
+  return customEventLabel(job, view) ?? DEFAULT_EXCEPTION_LABEL;
 }
 
 /** Sends the exception of a job on the technician's socket (see {@link exceptionSubmission}). */
