@@ -203,7 +203,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clientId,
       clientSecret,
       redirectUri: `${config.publicUrl}/auth/callback`,
-      ...(config.devSignIn ? {} : { prompt: 'select_account' }),
+      // Google lets its users pick among their accounts; other providers may refuse the value
+      // (OIDC Core names it, but oidc-provider, Okta and others answer invalid_request).
+      ...(!config.devSignIn && issuer && new URL(issuer).hostname === 'accounts.google.com'
+        ? { prompt: 'select_account' }
+        : {}),
     }),
     sessions,
     tokens,

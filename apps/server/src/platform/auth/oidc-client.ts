@@ -28,14 +28,36 @@ export function createOidcClient(options: {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
-  /** `select_account` lets Google users pick among their accounts. */
+  /** `select_account` lets Google users pick among their accounts (sent to Google only). */
   prompt?: string;
 }) {
   let discovered: Promise<client.Configuration> | undefined;
+  const insecure = options.issuer.startsWith('http://');
   const configuration = () => {
     discovered ??= client
       .discovery(new URL(options.issuer), options.clientId, options.clientSecret, undefined, {
-        execute: options.issuer.startsWith('http://') ? [client.allowInsecureRequests] : [],
+        execute: insecure ? [client.allowInsecureRequests] : [],
+      })
+      .then((found) => {
+        // The client authenticates at the token endpoint as the provider says it may: HTTP Basic
+        // (OIDC Discovery's default when the provider lists nothing), else a form post. Google
+        // takes both; some providers take only Basic.
+        const server = found.serverMetadata();
+        const methods = server.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+        const auth =
+          methods.includes('client_secret_basic') || !methods.includes('client_secret_post')
+            ? client.ClientSecretBasic(options.clientSecret)
+            : client.ClientSecretPost(options.clientSecret);
+        const config = new client.Configuration(
+          server,
+          options.clientId,
+          options.clientSecret,
+          auth,
+        );
+        if (insecure) {
+          client.allowInsecureRequests(config);
+        }
+        return config;
       })
       .catch((error: unknown) => {
         discovered = undefined;
