@@ -13,5 +13,7 @@ export default defineProject({
     globals: true,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Longer than the 5 s that findBy may wait (src/test/setup.ts), for a loaded machine.
+    testTimeout: 20_000,
   },
 });

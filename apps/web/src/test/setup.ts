@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest';
 import { resetSession } from '../lib/auth/session.ts';
 
@@ -14,6 +14,12 @@ function isRippleActWarning(args: unknown[]): boolean {
     args.some((arg) => typeof arg === 'string' && arg.includes('TouchRipple'))
   );
 }
+
+/**
+ * Screens are lazy-loaded chunks: on a busy two-core CI machine the first import of one can take
+ * seconds, so findBy and waitFor wait up to 5 s (the default 1 s made tests fail under load).
+ */
+configure({ asyncUtilTimeout: 5_000 });
 
 let consoleError: MockInstance<typeof console.error>;
 
