@@ -6,12 +6,13 @@ import type {
   Provenance,
   Question,
   Relationship,
+  Treatment,
   WeightLevel,
 } from '@loopdesk/clinical/kb/format.ts';
 import { FORMAT_VERSION } from '@loopdesk/clinical/kb/format.ts';
 import { loadKnowledgeBase } from '@loopdesk/clinical/kb/integrity.ts';
 import type { KbSource } from './source/index.ts';
-import type { ConditionDef, ObservationDef, StructureDef } from './source/types.ts';
+import type { ConditionDef, ObservationDef, StructureDef, TreatmentDef } from './source/types.ts';
 
 /** A concept of an open ontology that a KB concept was matched to (see link.ts). */
 export interface OntologyLink {
@@ -42,6 +43,7 @@ export const DO_PAIR_SOURCE = 'Human Disease Ontology disease-symptom';
 const POSITIVE_BASIS = 'clinician-authored: typical presentation';
 const NEGATIVE_BASIS = 'clinician-authored: finding that argues against';
 const COMPLICATION_BASIS = 'clinician-authored: recognised complication (red flag)';
+const TREATMENT_BASIS = 'clinician-authored: commonly used medication';
 const LEVELS: Record<string, WeightLevel> = { H: 'High', M: 'Medium', L: 'Low' };
 
 export const systemId = (id: string) => `LD:system/${id}`;
@@ -195,6 +197,16 @@ function complications(def: ConditionDef): Complication[] {
   }));
 }
 
+function treatments(def: TreatmentDef): Treatment[] {
+  return def.meds.map((med) => ({
+    id: `${conceptId(def.condition)}+${med}`,
+    condition: conceptId(def.condition),
+    medication: conceptId(med),
+    basis: TREATMENT_BASIS,
+    provenance: [AUTHORED],
+  }));
+}
+
 /**
  * The problems of the observation hierarchy: each id must name an authored observation, and no
  * observation may be (through others) broader than itself.
@@ -262,10 +274,12 @@ export function compileKb(source: KbSource, links: OntologyLinks): KnowledgeBase
         ...structure(source.pathologicalProcesses, processId, 'pathologicalProcess', links),
         ...source.observations.map((def) => observation(def, links, source.broader[def.id])),
         ...source.conditions.map((def) => condition(def, links)),
+        ...source.medications.map((def) => concept(conceptId(def.id), def, 'medication', links)),
       ],
       relationships: source.conditions.flatMap((def) => relationships(def, links)),
       complications: source.conditions.flatMap(complications),
       questions,
+      treatments: source.treatments.flatMap(treatments),
     },
   };
   return loadKnowledgeBase(kb);

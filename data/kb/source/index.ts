@@ -1,6 +1,14 @@
-import type { ConditionDef, ObservationDef, QuestionDef, StructureDef } from './types.ts';
+import type {
+  ConditionDef,
+  MedicationDef,
+  ObservationDef,
+  QuestionDef,
+  StructureDef,
+  TreatmentDef,
+} from './types.ts';
 import { anatomicalLocations, bodySystems, pathologicalProcesses } from './structure.ts';
 import { questions } from './questions.ts';
+import { medications, treatments } from './medications.ts';
 import { broaderObservations } from './observation-hierarchy.ts';
 import { general } from './observations/general.ts';
 import { integumentary as integumentaryObservations } from './observations/integumentary.ts';
@@ -43,10 +51,12 @@ export interface KbSource {
   broader: Readonly<Record<string, readonly string[]>>;
   conditions: ConditionDef[];
   questions: QuestionDef[];
+  medications: MedicationDef[];
+  treatments: TreatmentDef[];
 }
 
 export const source: KbSource = {
-  kbVersion: '2026.11.3',
+  kbVersion: '2026.11.4',
   name: 'Loopdesk primary and urgent care knowledge base',
   description:
     "Common primary-care and urgent-care conditions, the observations that suggest or argue against them, and red-flag complications. Written for Loopdesk from general medical knowledge; weights are the project's own.",
@@ -86,4 +96,6 @@ export const source: KbSource = {
     ...reproductive,
   ],
   questions,
+  medications,
+  treatments,
 };

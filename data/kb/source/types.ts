@@ -65,6 +65,20 @@ export interface ConditionDef {
   comp?: ComplicationDef[];
 }
 
+/** A medication (generic name first; other names, US and brand, as aliases). */
+export interface MedicationDef {
+  id: string;
+  name: string;
+  cui?: string;
+  aka: string[];
+}
+
+/** The medications commonly used for a condition (local ids of both). */
+export interface TreatmentDef {
+  condition: string;
+  meds: string[];
+}
+
 /** A question to a patient and the observations (and conditions) its answer tells about. */
 export interface QuestionDef {
   id: string;

@@ -77,6 +77,19 @@ describe('knowledge-graph queries over the shipped KB', () => {
     expect(graph?.edges).toContainEqual(
       expect.objectContaining({ from: 'LD:q/calf', to: 'LD:calf-pain', rel: 'asks about' }),
     );
+    expect(vertex('LD:apixaban')).toEqual({
+      bid: 'LD:apixaban',
+      class: 'medication',
+      display: 'apixaban',
+    });
+    expect(graph?.edges).toContainEqual({
+      bid: 'LD:dvt+apixaban',
+      from: 'LD:dvt',
+      to: 'LD:apixaban',
+      rel: 'treated with',
+      class: 'medication',
+      weight: 1,
+    });
     // Every edge joins two vertexes of the graph, and edge ids are unique.
     const ids = new Set(graph?.vertexes.map((v) => v.bid));
     expect(graph?.edges.every((e) => ids.has(e.from) && ids.has(e.to))).toBe(true);

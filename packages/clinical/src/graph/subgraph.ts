@@ -65,8 +65,8 @@ export function listModel(items: KbItems, model: ModelName): ModelItem[] {
 
 /**
  * A condition's neighbourhood: its observations (Positive and Negative edges), body systems,
- * anatomical locations, pathological processes, complications that are concepts, and questions
- * about its observations. `classes` keeps only vertexes of those classes (the condition itself
+ * anatomical locations, pathological processes, complications that are concepts, medications it
+ * is treated with, and questions about its observations. `classes` keeps only vertexes of those classes (the condition itself
  * always stays) and the edges between kept vertexes. Undefined for an unknown condition.
  */
 export function conditionSubgraph(
@@ -130,6 +130,19 @@ export function conditionSubgraph(
         to: target.id,
         rel: 'complication',
         class: c.acuity,
+        weight: 1,
+      });
+    }
+  }
+  for (const t of (items.treatments ?? []).filter((x) => x.condition === root.id)) {
+    const target = byId.get(t.medication);
+    if (target && addConcept(target)) {
+      edges.push({
+        bid: t.id,
+        from: root.id,
+        to: target.id,
+        rel: 'treated with',
+        class: 'medication',
         weight: 1,
       });
     }

@@ -146,7 +146,7 @@ export const Question = z.object({
 });
 export type Question = z.infer<typeof Question>;
 
-/** A medication used for a condition (optional list; written by the medications pipeline). */
+/** A medication used for a condition (optional list; revised by the medications pipeline). */
 export const Treatment = z.object({
   id: z.string().min(1),
   condition: ConceptId,

@@ -118,6 +118,24 @@ describe('the knowledge base shipped in data/kb', () => {
     }
   });
 
+  it('lists the medications commonly used for many conditions, every medication used, with its basis', () => {
+    const treatments = kb.items.treatments ?? [];
+    const medications = kb.items.concepts.filter((c) => c.class === 'medication');
+    const treated = new Set(treatments.map((t) => t.condition));
+    console.log(
+      `kb.medications: ${medications.length}\nkb.treatments: ${treatments.length} (${treated.size} conditions)`,
+    );
+    expect(treated.size).toBeGreaterThanOrEqual(80);
+    expect(medications.every((m) => treatments.some((t) => t.medication === m.id))).toBe(true);
+    expect(treatments.every((t) => t.basis.length > 0 && t.provenance.length > 0)).toBe(true);
+    expect(treatments.filter((t) => t.condition === 'LD:uti').map((t) => t.medication)).toEqual([
+      'LD:nitrofurantoin',
+      'LD:trimethoprim',
+    ]);
+    // US names are aliases: concept search finds paracetamol as acetaminophen.
+    expect(medications.find((m) => m.id === 'LD:paracetamol')?.aliases).toContain('acetaminophen');
+  });
+
   it('gives most conditions an anatomical location and a pathological process', () => {
     const conditions = kb.items.concepts.filter((c) => c.class === 'condition');
     const located = conditions.filter((c) => c.anatomicalLocations.length > 0).length;

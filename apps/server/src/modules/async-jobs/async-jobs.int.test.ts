@@ -595,6 +595,37 @@ describe('demo tasks', () => {
     }
   });
 
+  it('give the medications and symptoms approvals the condition’s items from the knowledge base', () => {
+    const knowledge = loadKnowledge('data/kb/kb.json');
+    const { treatments = [], relationships } = knowledge.kb.items;
+    const nameOf = (id: string | undefined) => knowledge.byId.get(id ?? '')?.canonicalName;
+    const tasks = demoTasks(knowledge);
+    const itemsOf = (type: string, key: string) => {
+      const seeded = tasks.filter((task) => task.pipeline.type === type);
+      expect(seeded).toHaveLength(2);
+      return seeded.map((task) => ({
+        conceptId: task.condition?.conceptId,
+        items: task.condition?.[key] as { id: string; text: string }[],
+      }));
+    };
+    for (const { conceptId, items } of itemsOf('condition.medications', 'medications')) {
+      expect(items.length, String(conceptId)).toBeGreaterThan(0);
+      for (const item of items) {
+        const treatment = treatments.find((x) => x.id === item.id);
+        expect(treatment?.condition).toBe(conceptId);
+        expect(nameOf(treatment?.medication)).toBe(item.text);
+      }
+    }
+    for (const { conceptId, items } of itemsOf('condition.symptoms', 'symptoms')) {
+      expect(items.length, String(conceptId)).toBeGreaterThan(0);
+      for (const item of items) {
+        const relationship = relationships.find((r) => r.id === item.id);
+        expect(relationship).toMatchObject({ from: conceptId, correlation: 'Positive' });
+        expect(nameOf(relationship?.to)).toBe(item.text);
+      }
+    }
+  });
+
   it('are seeded once in demo mode', async () => {
     const t = await startTestApp();
     try {

@@ -60,6 +60,56 @@ export function findCondition(
 
 const REFERENCE = 'Loopdesk knowledge base';
 
+/** MedlinePlus (US National Library of Medicine) search for a condition: its treatment pages. */
+export function medlinePlusSearch(condition: string): string {
+  return `https://vsearch.nlm.nih.gov/vivisimo/cgi-bin/query-meta?v%3Aproject=medlineplus&v%3Asources=medlineplus-bundle&query=${encodeURIComponent(condition)}`;
+}
+
+/** The medications the KB lists for a condition, as a medications task's items (treatment ids). */
+export function medicationsOf(knowledge: Knowledge, c: Concept): { id: string; text: string }[] {
+  return (knowledge.kb.items.treatments ?? [])
+    .filter((t) => t.condition === c.id)
+    .map((t) => ({
+      id: t.id,
+      text: knowledge.byId.get(t.medication)?.canonicalName ?? t.medication,
+    }));
+}
+
+/** A medications approval task of a KB condition: its medications and where to check them. */
+export function medicationsTask(knowledge: Knowledge, c: Concept) {
+  return {
+    data: {
+      condition: c.canonicalName,
+      cui: c.cui ?? null,
+      reference: medlinePlusSearch(c.canonicalName),
+    },
+    condition: { conceptId: c.id, name: c.canonicalName, medications: medicationsOf(knowledge, c) },
+  };
+}
+
+/**
+ * A symptoms approval task of a KB condition: the signs and symptoms that suggest it, by
+ * relationship id (what the write-back removes).
+ */
+export function symptomsTask(knowledge: Knowledge, c: Concept) {
+  const name = (id: string) => knowledge.byId.get(id)?.canonicalName ?? id;
+  return {
+    data: { condition: c.canonicalName, cui: c.cui ?? null, reference: REFERENCE },
+    condition: {
+      conceptId: c.id,
+      name: c.canonicalName,
+      symptoms: knowledge.kb.items.relationships
+        .filter(
+          (r) =>
+            r.from === c.id &&
+            r.correlation === 'Positive' &&
+            ['symptom', 'sign'].includes(knowledge.byId.get(r.to)?.class ?? ''),
+        )
+        .map((r) => ({ id: r.id, text: name(r.to) })),
+    },
+  };
+}
+
 /** Realistic demo tasks, two in every step of every pipeline, built from the knowledge base. */
 export function demoTasks(knowledge: Knowledge): NewTask[] {
   const { items } = knowledge.kb;
@@ -257,38 +307,22 @@ export function demoTasks(knowledge: Knowledge): NewTask[] {
             });
             break;
           case 'condition.medications':
-            add(pipeline, step, {
-              data: {
-                condition: c.canonicalName,
-                cui: c.cui ?? null,
-                reference: `https://medlineplus.gov/search/?query=${encodeURIComponent(c.canonicalName)}`,
-              },
-              condition: {
-                conceptId: c.id,
-                name: c.canonicalName,
-                medications: (items.treatments ?? [])
-                  .filter((t) => t.condition === c.id)
-                  .map((t) => ({ id: t.id, text: name(t.medication) })),
-              },
-            });
+            // Conditions the KB lists medications for: the reviewer checks them against the
+            // reference, strikes or adds (data/kb/source/medications.ts).
+            add(
+              pipeline,
+              step,
+              medicationsTask(
+                knowledge,
+                pick(
+                  conditions.filter((x) => medicationsOf(knowledge, x).length > 0),
+                  i,
+                ),
+              ),
+            );
             break;
           case 'condition.symptoms':
-            add(pipeline, step, {
-              data: { condition: c.canonicalName, cui: c.cui ?? null, reference: REFERENCE },
-              condition: {
-                conceptId: c.id,
-                name: c.canonicalName,
-                // Ids are the relationships' (the write-back removes those).
-                symptoms: items.relationships
-                  .filter(
-                    (r) =>
-                      r.from === c.id &&
-                      r.correlation === 'Positive' &&
-                      ['symptom', 'sign'].includes(knowledge.byId.get(r.to)?.class ?? ''),
-                  )
-                  .map((r) => ({ id: r.id, text: name(r.to) })),
-              },
-            });
+            add(pipeline, step, symptomsTask(knowledge, c));
             break;
         }
       }

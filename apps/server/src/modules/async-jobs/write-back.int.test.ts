@@ -4,12 +4,16 @@ import { buildApp } from '../../app.ts';
 import { createInProcessBus } from '../../platform/bus.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
+import type { KbChange } from '@loopdesk/clinical/kb/revise.ts';
 import { loadKnowledge } from '../intelligence/knowledge.ts';
+import { createKnowledgeRevisions } from './kb-revisions.ts';
 import { findPipeline } from './pipelines.ts';
+import { medicationsTask, symptomsTask } from './seed.ts';
 import { createAsyncJobsService } from './service.ts';
 import { PIPELINES_PATH, asyncJobsClient } from './test-client.ts';
 
-const BASE_VERSION = loadKnowledge('data/kb/kb.json').kb.kbVersion;
+const knowledge = loadKnowledge('data/kb/kb.json');
+const BASE_VERSION = knowledge.kb.kbVersion;
 
 type Search = { results: { canonicalName: string; conceptId: string; class: string }[] };
 type Relationships = {
@@ -194,68 +198,126 @@ describe('knowledge write-back', () => {
     });
   });
 
-  it('medications and symptoms: additions and removals become the condition’s treatments and relationships', async () => {
+  it('medications and symptoms: approved additions and removals revise the KB the search serves, versioned, with the task id as provenance', async () => {
     const service = createAsyncJobsService(t.database.db, { leaseMs: 60_000 });
     const medications = findPipeline('10');
     const symptoms = findPipeline('11');
-    if (!medications || !symptoms) {
-      throw new Error('pipelines 10 and 11 are defined');
+    const migraine = knowledge.byId.get('LD:migraine');
+    if (!medications || !symptoms || !migraine) {
+      throw new Error('pipelines 10 and 11 and the KB condition migraine exist');
     }
-    await service.insert({
-      pipeline: medications,
-      data: { condition: 'migraine', reference: 'https://medlineplus.gov/migraine.html' },
-      condition: { conceptId: 'LD:migraine', name: 'migraine', medications: [] },
+    const revisionOf = async (taskId: string) => {
+      const row = await t.database.db
+        .selectFrom('kb_revisions')
+        .select(['revision', 'change'])
+        .where('task_id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      return row as { revision: number; change: KbChange };
+    };
+    const fromTask = (taskId: string) => ({
+      source: 'Loopdesk async jobs',
+      reference: `task ${taskId}`,
     });
+
+    // The task lists what the shipped KB holds for migraine, as the demo seeds it.
+    const made = medicationsTask(knowledge, migraine);
+    expect(made.condition.medications.map((m) => m.text)).toEqual([
+      'ibuprofen',
+      'aspirin',
+      'paracetamol',
+      'sumatriptan',
+    ]);
+    await service.insert({ pipeline: medications, ...made });
     let task = await api.take(bob.token, 10, 'medications_approval');
-    await api.complete(bob.token, task, {
-      medications_removed: [],
-      medications: [{ text: 'Sumatriptan' }, { text: 'Ibuprofen' }],
+    const before = (await revisions()).revisions.length;
+    let done = await api.complete(bob.token, task, {
+      medications_removed: ['LD:migraine+aspirin'],
+      // One the KB lacks, one it has under another name (the US name of paracetamol is taken
+      // already: nothing to add), and one known medication new to migraine.
+      medications: [{ text: 'Rizatriptan' }, { text: 'acetaminophen' }, { text: 'Naproxen' }],
     });
-    expect(await search('sumatriptan')).toContainEqual(
-      expect.objectContaining({ canonicalName: 'Sumatriptan', class: 'medication' }),
+    const revision = before + 1;
+    expect(done).toMatchObject({
+      state: 'COMPLETED',
+      metadata: { kbRevision: revision, kbVersion: `${BASE_VERSION}+rev.${revision}` },
+    });
+    expect((await revisions()).revisions.at(-1)).toMatchObject({
+      revision,
+      kbVersion: `${BASE_VERSION}+rev.${revision}`,
+      taskId: task.id,
+      pipelineId: 10,
+      createdBy: 'bob@example.test',
+      summary: {
+        condition: 'migraine',
+        added: ['medication Rizatriptan', 'medication naproxen'],
+        changed: [],
+        removed: ['medication aspirin'],
+      },
+    });
+    const { change } = await revisionOf(task.id);
+    expect(change.upsert.concepts).toEqual([
+      expect.objectContaining({
+        id: 'LD:rizatriptan',
+        class: 'medication',
+        provenance: [fromTask(task.id)],
+      }),
+    ]);
+    expect(change.upsert.treatments).toEqual([
+      expect.objectContaining({ medication: 'LD:rizatriptan', provenance: [fromTask(task.id)] }),
+      expect.objectContaining({ medication: 'LD:naproxen', provenance: [fromTask(task.id)] }),
+    ]);
+    expect(await search('rizatrip')).toContainEqual(
+      expect.objectContaining({ canonicalName: 'Rizatriptan', class: 'medication' }),
     );
     const classes = await get<{ items: { id: string; display: string }[] }>(
       '/internal/intelligence/ontology/concepts/_classes?classType=medication',
     );
-    expect(classes.items.map((i) => i.display)).toEqual(['Ibuprofen', 'Sumatriptan']);
+    expect(classes.items.map((i) => i.display)).toEqual(
+      expect.arrayContaining(['Rizatriptan', 'naproxen', 'aspirin']),
+    );
 
-    // A later task lists them with their ids; striking one removes it.
-    await service.insert({
-      pipeline: medications,
-      data: { condition: 'migraine' },
-      condition: {
-        conceptId: 'LD:migraine',
-        medications: [{ id: 'LD:migraine+ibuprofen', text: 'Ibuprofen' }],
-      },
-    });
-    task = await api.take(bob.token, 10, 'medications_approval');
-    await api.complete(bob.token, task, {
-      medications_removed: ['LD:migraine+ibuprofen'],
-      medications: [],
-    });
-    expect((await revisions()).revisions.at(-1)?.summary).toEqual({
-      condition: 'migraine',
-      added: [],
-      changed: [],
-      removed: ['medication Ibuprofen'],
-    });
+    // The next medications task of migraine starts from the revised KB.
+    const served = createKnowledgeRevisions({ db: t.database.db, base: knowledge, log: t.app.log });
+    await served.refresh();
+    const next = medicationsTask(served.knowledge, migraine);
+    expect(next.condition.medications.map((m) => m.text)).toEqual([
+      'ibuprofen',
+      'paracetamol',
+      'sumatriptan',
+      'Rizatriptan',
+      'naproxen',
+    ]);
 
-    await service.insert({
-      pipeline: symptoms,
-      data: { condition: 'migraine' },
-      condition: {
-        conceptId: 'LD:migraine',
-        symptoms: [
-          { id: 'LD:migraine>vomiting', text: 'vomiting' },
-          { id: 'LD:migraine>nausea', text: 'nausea' },
-        ],
-      },
-    });
+    // Symptoms: strike vomiting, add a known sign by its lay name and a symptom the KB lacks.
+    await service.insert({ pipeline: symptoms, ...symptomsTask(knowledge, migraine) });
     task = await api.take(bob.token, 11, 'symptoms_approval');
-    await api.complete(bob.token, task, {
+    const listed = task.condition.symptoms as { id: string; text: string }[];
+    expect(listed).toContainEqual({ id: 'LD:migraine>vomiting', text: 'vomiting' });
+    done = await api.complete(bob.token, task, {
       symptoms_removed: ['LD:migraine>vomiting'],
       symptoms: [{ text: 'night sweats' }, { text: 'tingling face' }],
     });
+    expect(done.metadata).toMatchObject({
+      kbRevision: revision + 1,
+      kbVersion: `${BASE_VERSION}+rev.${revision + 1}`,
+    });
+    expect((await revisions()).revisions.at(-1)).toMatchObject({
+      taskId: task.id,
+      pipelineId: 11,
+      summary: {
+        condition: 'migraine',
+        added: ['symptom night sweats', 'symptom tingling face'],
+        removed: ['symptom vomiting'],
+      },
+    });
+    const symptomChange = (await revisionOf(task.id)).change;
+    expect(symptomChange.upsert.concepts).toEqual([
+      expect.objectContaining({ id: 'LD:tingling-face', provenance: [fromTask(task.id)] }),
+    ]);
+    expect(symptomChange.upsert.relationships.map((r) => r.provenance)).toEqual([
+      [fromTask(task.id)],
+      [fromTask(task.id)],
+    ]);
     const edges = await relationshipsOf('LD:migraine');
     expect(edges.map((e) => e.to)).toEqual(
       expect.arrayContaining(['LD:night-sweats', 'LD:tingling-face']),
