@@ -283,7 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await quinn.register(app, api);
   registerUsersRoutes(api, db);
-  registerQueueRoutes(api, db);
+  registerQueueRoutes(api, db, bus);
   // Completed async tasks revise the knowledge base the intelligence routes serve.
   const asyncJobs = await registerAsyncJobs(api, { db, config, log: app.log, bus });
   app.addHook('onClose', () => {

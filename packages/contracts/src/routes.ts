@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Access, Privilege } from './privileges.ts';
-import { DeadJobs, QueueSize } from './jobs.ts';
+import { DeadJobOutcome, DeadJobs, QueueSize } from './jobs.ts';
 import { ManagedUser, Me } from './users.ts';
 import { SessionActionResult, SessionCount, SessionSummary } from './realtime.ts';
 import {
@@ -162,6 +162,22 @@ export const API_ROUTES = [
     area: 'jobs',
     spec: 'issue 3: jobs that used up their attempts',
     response: DeadJobs,
+  },
+  {
+    method: 'POST',
+    path: '/internal/jobs/:id/_requeue',
+    access: any('users:permissions:update'),
+    area: 'jobs',
+    spec: 'issue 3: a dead job back in its queue, with fresh attempts',
+    response: DeadJobOutcome,
+  },
+  {
+    method: 'POST',
+    path: '/internal/jobs/:id/_discard',
+    access: any('users:permissions:update'),
+    area: 'jobs',
+    spec: 'issue 3: a dead job cancelled for good',
+    response: DeadJobOutcome,
   },
 
   // Clinical summary (spec 1 §7, spec 2 §7)

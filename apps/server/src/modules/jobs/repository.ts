@@ -9,6 +9,11 @@ type Executor = Database | Transaction<DB>;
 /** JOB_MAX_ATTEMPTS's default. */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
+/** Why an attempt ended without a submission: the job's `last_error`, shown to admins. */
+export const LEASE_RAN_OUT = 'The lease ran out before the technician submitted a result.';
+export const TECHNICIAN_LEFT =
+  'The technician let the job go before submitting a result (the socket closed, or the session was paused or closed).';
+
 export interface NewJob {
   queue: QueueName;
   type: string;
@@ -126,6 +131,7 @@ export function createJobsRepository(db: Database) {
       const result = await sql<JobRow>`
         update jobs set
           state = case when attempts >= coalesce(max_attempts, ${limit}) then 'dead' else 'queued' end,
+          last_error = ${where.expiredBefore ? LEASE_RAN_OUT : TECHNICIAN_LEFT},
           assignee_id = null,
           lease_expires_at = null,
           updated_at = now()
@@ -164,6 +170,31 @@ export function createJobsRepository(db: Database) {
         .orderBy('updated_at', 'desc')
         .limit(limit)
         .execute();
+    },
+
+    /**
+     * Puts a dead job back in its queue with a fresh set of attempts; it keeps its age, so it
+     * comes before younger jobs of its priority. Undefined when the job is not dead (any more).
+     */
+    async requeueDead(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
+      return trx
+        .updateTable('jobs')
+        .set({ state: 'queued', attempts: 0, updated_at: sql<Date>`now()` })
+        .where('id', '=', jobId)
+        .where('state', '=', 'dead')
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Discards a dead job: it is cancelled for good. Undefined when it is not dead (any more). */
+    async discardDead(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
+      return trx
+        .updateTable('jobs')
+        .set({ state: 'cancelled', updated_at: sql<Date>`now()` })
+        .where('id', '=', jobId)
+        .where('state', '=', 'dead')
+        .returningAll()
+        .executeTakeFirst();
     },
 
     findById(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {

@@ -1,13 +1,24 @@
+import type { FastifyRequest } from 'fastify';
 import type { ApiRouter } from '../../platform/api-routes.ts';
+import { recordAudit, requestOrigin } from '../../platform/audit.ts';
+import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { DeadJobs, QueueSize, type QueueName } from '@loopdesk/contracts/jobs.ts';
-import { createJobsRepository } from './repository.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import {
+  DeadJobOutcome,
+  DeadJobs,
+  JobIdParams,
+  QueueSize,
+  type QueueName,
+} from '@loopdesk/contracts/jobs.ts';
+import { createJobsRepository, type JobRow } from './repository.ts';
 import { createExceptionsRepository } from '../exceptions/repository.ts';
+import { recordJobEvent } from '../integration/outbox.ts';
 
 const SIZE_CACHE_MS = 1000;
 
 /** `GET /internal/queues/{queue}/_size`: every open portal polls three of these every 5 s. */
-export function registerQueueRoutes(api: ApiRouter, db: Database): void {
+export function registerQueueRoutes(api: ApiRouter, db: Database, bus: Bus): void {
   const jobs = createJobsRepository(db);
   // One count per queue per second per node, however many portals poll.
   const cache = new Map<QueueName, { at: number; size: Promise<number> }>();
@@ -46,7 +57,81 @@ export function registerQueueRoutes(api: ApiRouter, db: Database): void {
       type: job.type,
       tenant: job.tenant,
       attempts: job.attempts,
-      updatedAt: new Date(job.updated_at).toISOString(),
+      lastError: job.last_error,
+      createdAt: new Date(job.created_at).toISOString(),
+      deadAt: new Date(job.updated_at).toISOString(),
     })),
   }));
+
+  const outcome = (job: JobRow): DeadJobOutcome => ({
+    id: job.id,
+    queue: job.queue,
+    type: job.type,
+    tenant: job.tenant,
+    state: job.state,
+    attempts: job.attempts,
+    lastError: job.last_error,
+    createdAt: new Date(job.created_at).toISOString(),
+    updatedAt: new Date(job.updated_at).toISOString(),
+  });
+
+  /**
+   * Acts on one dead job in a transaction with its outbox event (the assistant hears of it) and
+   * its audit entry; 404 for an unknown job, 409 naming the state of one that is not dead.
+   */
+  const actOnDead = (request: FastifyRequest, action: 'requeue' | 'discard'): Promise<JobRow> => {
+    const { id } = request.params as JobIdParams;
+    return db.transaction().execute(async (trx) => {
+      const changed =
+        action === 'requeue' ? await jobs.requeueDead(id, trx) : await jobs.discardDead(id, trx);
+      if (!changed) {
+        const current = await jobs.findById(id, trx);
+        if (!current) {
+          throw notFound(`No job with the id '${id}'.`);
+        }
+        throw conflict(
+          `The job ${id} is ${current.state}, not dead: only a dead job can be ${action === 'requeue' ? 'requeued' : 'discarded'}.`,
+        );
+      }
+      const by = { userId: request.user?.id ?? null, email: request.user?.email ?? null };
+      if (action === 'requeue') {
+        await recordJobEvent(trx, 'job.requeued', changed, {
+          previousState: 'dead',
+          requeuedBy: by,
+        });
+      } else {
+        await recordJobEvent(trx, 'job.cancelled', changed, {
+          previousState: 'dead',
+          reason: 'Discarded by an administrator after it was dead-lettered.',
+          discardedBy: by,
+        });
+      }
+      await recordAudit(
+        trx,
+        {
+          action: `job.${action}`,
+          outcome: 'success',
+          actorId: by.userId,
+          actorEmail: by.email,
+          resourceType: 'job',
+          resourceId: id,
+          statusCode: 200,
+          details: { queue: changed.queue, type: changed.type, tenant: changed.tenant },
+        },
+        requestOrigin(request),
+      );
+      return changed;
+    });
+  };
+
+  const deadJobAction = { schema: { params: JobIdParams, response: { 200: DeadJobOutcome } } };
+  api.route('POST /internal/jobs/:id/_requeue', deadJobAction, async (request) => {
+    const job = await actOnDead(request, 'requeue');
+    // Waiting technicians on every node take it at once.
+    await bus.publish('jobs.available', { queues: [job.queue] });
+    return outcome(job);
+  });
+  api.route('POST /internal/jobs/:id/_discard', deadJobAction, async (request) =>
+    outcome(await actOnDead(request, 'discard')),
+  );
 }

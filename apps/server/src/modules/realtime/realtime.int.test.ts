@@ -4,7 +4,7 @@ import { DUPLICATE_SESSION_MESSAGE } from '@loopdesk/contracts/realtime.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
 import { annotationData, openSocket, type TestSocket } from '../../test/socket-client.ts';
-import { createJobsRepository } from '../jobs/repository.ts';
+import { createJobsRepository, TECHNICIAN_LEFT } from '../jobs/repository.ts';
 import { STALE_SUBMISSION_MESSAGE } from './hub.ts';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
@@ -535,8 +535,37 @@ describe('technician sessions over WebSockets', () => {
         headers: { authorization: `Bearer ${adminToken}` },
       });
       expect(dead.json().items).toEqual([
-        expect.objectContaining({ id: job.id, attempts: 2, queue: 'federated' }),
+        {
+          id: job.id,
+          queue: 'federated',
+          type: 'message.annotation.job',
+          tenant: 'acme',
+          attempts: 2,
+          lastError: TECHNICIAN_LEFT,
+          createdAt: new Date(job.created_at).toISOString(),
+          deadAt: expect.any(String),
+        },
       ]);
+
+      // An admin requeues it: a waiting technician receives it at once, with fresh attempts.
+      const waiting = await openSocket(
+        limited.baseUrl,
+        '/ws/federated',
+        technicians[0]?.token ?? '',
+      );
+      await waiting.next('technician.session.paused');
+      waiting.send('technician.session.activate');
+      await waiting.next('technician.session.waiting');
+      const requeued = await limited.app.inject({
+        method: 'POST',
+        url: `/internal/jobs/${job.id}/_requeue`,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(requeued.statusCode).toBe(200);
+      expect(requeued.json()).toMatchObject({ id: job.id, state: 'queued', attempts: 0 });
+      expect((await waiting.next('message.annotation.job')).data.jobId).toBe(job.id);
+      waiting.ws.close();
+      await waiting.closed;
     } finally {
       await limited.close();
     }

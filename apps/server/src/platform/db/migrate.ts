@@ -10,6 +10,7 @@ import * as jobMaxAttempts from './migrations/010-job-max-attempts.ts';
 import * as kbRevisions from './migrations/008-kb-revisions.ts';
 import * as quinnRequests from './migrations/011-quinn-requests.ts';
 import * as directHandOff from './migrations/012-direct-hand-off.ts';
+import * as jobLastError from './migrations/013-job-last-error.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-kb-revisions': kbRevisions,
   '011-quinn-requests': quinnRequests,
   '012-direct-hand-off': directHandOff,
+  '013-job-last-error': jobLastError,
 };
 
 const provider: MigrationProvider = {

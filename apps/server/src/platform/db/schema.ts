@@ -86,6 +86,8 @@ export interface JobsTable {
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   completed_at: NullableTimestamp;
+  /** Why the last attempt ended without a submission (013-job-last-error). */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TechnicianSessionsTable {
