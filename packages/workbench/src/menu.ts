@@ -12,7 +12,7 @@ export const MENU_HOTKEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'] as con
 export const NEXT_PAGE_KEY = ' ';
 /** Key that closes the popup (spec 1 §4). */
 export const CLOSE_KEY = 'Escape';
-/** Keys reserved for colour, never menu items (spec 1 §9). */
+/** Keys reserved for colour, never menu items (spec 1 §9); what they do is in colours.ts. */
 export const COLOUR_KEYS: readonly string[] = ['0', '`'];
 /** The slot list moves off the first page when related entries reach this many (spec 1 §9). */
 export const SLOT_LIST_FIRST_PAGE_LIMIT = 10;

@@ -1,5 +1,12 @@
 import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
 import type { AnnotationEntity } from '@loopdesk/contracts/workbench-payloads.ts';
+import {
+  categoryColours,
+  CATEGORY_COLOUR_COUNT,
+  COLOUR_ONLY_KEY,
+  innermostEntity,
+} from '@loopdesk/workbench/colours.ts';
 import type { Span } from '@loopdesk/workbench/entities.ts';
 import {
   isCaretKey,
@@ -12,6 +19,54 @@ import {
   type SegmentPoint,
 } from '@loopdesk/workbench/selection.ts';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useHighlightView } from '../lib/jobs/highlight-view.ts';
+
+/**
+ * The category colours (the colour key 0, spec 1 §9): light tones that read on the dark theme,
+ * with black label text. Index = the category's colour from `categoryColours`.
+ */
+export const CATEGORY_COLOURS: readonly string[] = [
+  '#90caf9',
+  '#a5d6a7',
+  '#ffcc80',
+  '#ce93d8',
+  '#80deea',
+  '#f48fb1',
+  '#fff59d',
+  '#bcaaa4',
+];
+if (CATEGORY_COLOURS.length !== CATEGORY_COLOUR_COUNT) {
+  throw new Error('CATEGORY_COLOURS must hold CATEGORY_COLOUR_COUNT colours');
+}
+
+/** `#rrggbb` at an opacity, as rgba(). */
+function withAlpha(hex: string, alpha: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+/** Style rules of the category colours: one per colour, switched on by the root's attribute. */
+const CATEGORY_COLOUR_RULES = Object.fromEntries(
+  CATEGORY_COLOURS.flatMap((colour, index) => [
+    [
+      `&[data-colours="category"] mark[data-colour="${index}"]`,
+      { backgroundColor: withAlpha(colour, 0.22), borderColor: colour },
+    ],
+    [
+      `&[data-colours="category"] mark[data-colour="${index}"][data-deep]`,
+      { backgroundColor: withAlpha(colour, 0.4) },
+    ],
+    [
+      `&[data-colours="category"] .annotation-chip[data-colour="${index}"]`,
+      { backgroundColor: colour, color: 'rgba(0, 0, 0, 0.87)' },
+    ],
+  ]),
+);
+
+/** Shown while the labels are hidden (the colour key backtick). */
+export const LABELS_HIDDEN_TEXT = `Labels hidden: press ${COLOUR_ONLY_KEY} to show them.`;
+/** Heading of the colour legend (the colour key 0). */
+export const COLOUR_LEGEND_LABEL = 'Highlight colours';
 
 /** A selection made in the message: offsets in message text, and where it is on screen. */
 export interface MessageSelection {
@@ -230,17 +285,24 @@ const TextPiece = memo(function TextPiece({
   start,
   text,
   depth,
+  colour,
 }: {
   start: string;
   text: string;
   depth: number;
+  /** The category colour of the innermost annotation covering it. */
+  colour: number | undefined;
 }) {
   const attributes = { [TEXT_ATTRIBUTE]: start };
   if (depth === 0) {
     return <span {...attributes}>{text}</span>;
   }
   return (
-    <mark {...attributes} {...(depth > 1 ? { 'data-deep': '' } : {})}>
+    <mark
+      {...attributes}
+      {...(depth > 1 ? { 'data-deep': '' } : {})}
+      {...(colour === undefined ? {} : { 'data-colour': colour })}
+    >
       {text}
     </mark>
   );
@@ -251,15 +313,22 @@ const Chip = memo(function Chip({
   labelKey,
   label,
   entity,
+  colour,
   onDelete,
 }: {
   labelKey: string;
   label: string;
   entity: AnnotationEntity | undefined;
+  colour: number | undefined;
   onDelete: ((entity: AnnotationEntity) => void) | undefined;
 }) {
   return (
-    <span className="annotation-chip" contentEditable={false} {...{ [LABEL_ATTRIBUTE]: labelKey }}>
+    <span
+      className="annotation-chip"
+      contentEditable={false}
+      {...{ [LABEL_ATTRIBUTE]: labelKey }}
+      {...(colour === undefined ? {} : { 'data-colour': colour })}
+    >
       {label}
       {onDelete && entity ? (
         <button
@@ -299,6 +368,15 @@ export const AnnotatedText = memo(function AnnotatedText({
   autoFocus = false,
 }: AnnotatedTextProps) {
   const rootRef = useRef<HTMLDivElement>(null);
+  // The colour keys (spec 1 §9): colour by category, labels shown or hidden. Switching them only
+  // changes two attributes of the message: the pieces already carry their colours.
+  const view = useHighlightView();
+  // Colours stay with their categories while the message is shown (a new one takes the next).
+  const coloursRef = useRef<ReadonlyMap<string, number>>(new Map());
+  const colours = useMemo(() => {
+    coloursRef.current = categoryColours(entities, coloursRef.current);
+    return coloursRef.current;
+  }, [entities]);
   const map = useMemo((): SegmentMap => {
     const segments = renderSegments(text, entities);
     const keys = segmentKeys(segments, entities);
@@ -406,125 +484,164 @@ export const AnnotatedText = memo(function AnnotatedText({
   };
 
   return (
-    <Box
-      ref={rootRef}
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      aria-roledescription="annotatable text"
-      onMouseDown={(event) => {
-        // A press inside the current selection would start dragging the selected text (the
-        // browser's drag and drop), so a new selection begun there would never be made and a
-        // digit would annotate the old one: a fresh press always starts a fresh selection.
-        const selection = event.currentTarget.ownerDocument.getSelection();
-        if (event.button === 0 && !event.shiftKey && selection && !selection.isCollapsed) {
-          selection.removeAllRanges();
-        }
-      }}
-      onMouseUp={(event) => {
-        setCaret(null);
-        // The keyboard caret goes on from where the mouse left the selection (or clicked).
-        const ends = selectionEnds(event.currentTarget, map);
-        if (ends) {
-          caretRef.current = ends.focus;
-        }
-        report();
-      }}
-      onKeyDown={onKeyDown}
-      onKeyUp={onKeyUp}
-      onFocus={(event) => {
-        // Tabbing in puts the keyboard caret where it was (the start at first).
-        if (event.target === event.currentTarget && !selectionEnds(event.currentTarget, map)) {
-          place(caretRef.current, caretRef.current);
-        }
-      }}
-      onBlur={() => setCaret(null)}
-      sx={{
-        position: 'relative',
-        whiteSpace: 'pre-wrap',
-        fontSize: '1.25rem',
-        lineHeight: 2.2,
-        p: 2,
-        borderRadius: 1,
-        bgcolor: 'background.paper',
-        '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
-        // One style sheet for every highlight and chip (hundreds of them): no per-element styles.
-        '& mark': {
-          color: 'inherit',
-          bgcolor: 'rgba(144, 202, 249, 0.25)',
-          borderBottom: '2px solid',
-          borderColor: 'primary.main',
-        },
-        '& mark[data-deep]': { bgcolor: 'rgba(144, 202, 249, 0.45)' },
-        '& .annotation-chip': {
-          userSelect: 'none',
-          display: 'inline-flex',
-          alignItems: 'center',
-          mx: 0.5,
-          px: 0.75,
+    <>
+      <Box
+        ref={rootRef}
+        role="region"
+        aria-label={label}
+        data-colours={view.byCategory ? 'category' : 'single'}
+        data-labels={view.labels ? 'shown' : 'hidden'}
+        tabIndex={0}
+        aria-roledescription="annotatable text"
+        onMouseDown={(event) => {
+          // A press inside the current selection would start dragging the selected text (the
+          // browser's drag and drop), so a new selection begun there would never be made and a
+          // digit would annotate the old one: a fresh press always starts a fresh selection.
+          const selection = event.currentTarget.ownerDocument.getSelection();
+          if (event.button === 0 && !event.shiftKey && selection && !selection.isCollapsed) {
+            selection.removeAllRanges();
+          }
+        }}
+        onMouseUp={(event) => {
+          setCaret(null);
+          // The keyboard caret goes on from where the mouse left the selection (or clicked).
+          const ends = selectionEnds(event.currentTarget, map);
+          if (ends) {
+            caretRef.current = ends.focus;
+          }
+          report();
+        }}
+        onKeyDown={onKeyDown}
+        onKeyUp={onKeyUp}
+        onFocus={(event) => {
+          // Tabbing in puts the keyboard caret where it was (the start at first).
+          if (event.target === event.currentTarget && !selectionEnds(event.currentTarget, map)) {
+            place(caretRef.current, caretRef.current);
+          }
+        }}
+        onBlur={() => setCaret(null)}
+        sx={{
+          position: 'relative',
+          whiteSpace: 'pre-wrap',
+          fontSize: '1.25rem',
+          lineHeight: 2.2,
+          p: 2,
           borderRadius: 1,
-          fontSize: '0.75rem',
-          lineHeight: 1.6,
-          verticalAlign: 'middle',
-          bgcolor: 'primary.dark',
-          color: 'primary.contrastText',
-        },
-        '& .annotation-chip button': {
-          display: 'inline-flex',
-          ml: 0.25,
-          p: 0.25,
-          border: 0,
-          borderRadius: '50%',
-          bgcolor: 'transparent',
-          color: 'inherit',
-          cursor: 'pointer',
-        },
-        '& .annotation-chip button:hover, & .annotation-chip button:focus-visible': {
-          bgcolor: 'rgba(255, 255, 255, 0.2)',
-          outline: 'none',
-        },
-      }}
-    >
-      {map.segments.map((segment, index) => {
-        const key = map.keys[index] ?? String(index);
-        if (segment.kind === 'text') {
+          bgcolor: 'background.paper',
+          '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
+          // One style sheet for every highlight and chip (hundreds of them): no per-element styles.
+          '& mark': {
+            color: 'inherit',
+            bgcolor: 'rgba(144, 202, 249, 0.25)',
+            borderBottom: '2px solid',
+            borderColor: 'primary.main',
+          },
+          '& mark[data-deep]': { bgcolor: 'rgba(144, 202, 249, 0.45)' },
+          ...CATEGORY_COLOUR_RULES,
+          '&[data-labels="hidden"] .annotation-chip': { display: 'none' },
+          '& .annotation-chip': {
+            userSelect: 'none',
+            display: 'inline-flex',
+            alignItems: 'center',
+            mx: 0.5,
+            px: 0.75,
+            borderRadius: 1,
+            fontSize: '0.75rem',
+            lineHeight: 1.6,
+            verticalAlign: 'middle',
+            bgcolor: 'primary.dark',
+            color: 'primary.contrastText',
+          },
+          '& .annotation-chip button': {
+            display: 'inline-flex',
+            ml: 0.25,
+            p: 0.25,
+            border: 0,
+            borderRadius: '50%',
+            bgcolor: 'transparent',
+            color: 'inherit',
+            cursor: 'pointer',
+          },
+          '& .annotation-chip button:hover, & .annotation-chip button:focus-visible': {
+            bgcolor: 'rgba(255, 255, 255, 0.2)',
+            outline: 'none',
+          },
+        }}
+      >
+        {map.segments.map((segment, index) => {
+          const key = map.keys[index] ?? String(index);
+          if (segment.kind === 'text') {
+            const inner = innermostEntity(entities, segment.entityIndexes);
+            const category = inner === null ? undefined : entities[inner]?.category;
+            return (
+              <TextPiece
+                key={`t${key}`}
+                start={key}
+                text={segment.text}
+                depth={segment.entityIndexes.length}
+                colour={category === undefined ? undefined : colours.get(category)}
+              />
+            );
+          }
+          const entity = entities[segment.entityIndex];
           return (
-            <TextPiece
-              key={`t${key}`}
-              start={key}
-              text={segment.text}
-              depth={segment.entityIndexes.length}
+            <Chip
+              key={`l${key}`}
+              labelKey={key}
+              label={entity && labelOf ? labelOf(entity) : segment.text}
+              entity={entity}
+              colour={entity ? colours.get(entity.category) : undefined}
+              onDelete={onDelete ? deleteRef : undefined}
             />
           );
-        }
-        const entity = entities[segment.entityIndex];
-        return (
-          <Chip
-            key={`l${key}`}
-            labelKey={key}
-            label={entity && labelOf ? labelOf(entity) : segment.text}
-            entity={entity}
-            onDelete={onDelete ? deleteRef : undefined}
+        })}
+        {caret ? (
+          <Box
+            aria-hidden
+            data-testid="keyboard-caret"
+            sx={{
+              position: 'absolute',
+              left: caret.left,
+              top: caret.top,
+              height: caret.height,
+              width: 2,
+              bgcolor: 'primary.main',
+              pointerEvents: 'none',
+              animation: 'caret-blink 1s steps(1) infinite',
+              '@keyframes caret-blink': { '50%': { opacity: 0 } },
+            }}
           />
-        );
-      })}
-      {caret ? (
+        ) : null}
+      </Box>
+      {view.byCategory && colours.size > 0 ? (
         <Box
-          aria-hidden
-          data-testid="keyboard-caret"
-          sx={{
-            position: 'absolute',
-            left: caret.left,
-            top: caret.top,
-            height: caret.height,
-            width: 2,
-            bgcolor: 'primary.main',
-            pointerEvents: 'none',
-            animation: 'caret-blink 1s steps(1) infinite',
-            '@keyframes caret-blink': { '50%': { opacity: 0 } },
-          }}
-        />
+          component="ul"
+          aria-label={COLOUR_LEGEND_LABEL}
+          sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, listStyle: 'none', m: 0, mt: 1, p: 0 }}
+        >
+          {[...colours].map(([category, colour]) => (
+            <Box
+              component="li"
+              key={category}
+              sx={{
+                px: 0.75,
+                borderRadius: 1,
+                fontSize: '0.75rem',
+                lineHeight: 1.6,
+                bgcolor: CATEGORY_COLOURS[colour],
+                color: 'rgba(0, 0, 0, 0.87)',
+              }}
+            >
+              {category}
+            </Box>
+          ))}
+        </Box>
       ) : null}
-    </Box>
+      {view.labels ? null : (
+        <Typography variant="caption" component="p" sx={{ mt: 1, color: 'text.secondary' }}>
+          {LABELS_HIDDEN_TEXT}
+        </Typography>
+      )}
+    </>
   );
 });

@@ -9,6 +9,7 @@ import type { PanelProps } from './panel-props.ts';
 import { PriorityPanel } from './priority-panel.tsx';
 import { RewordPanel } from './reword-panel.tsx';
 import { RpaManualStepPanel } from './rpa-manual-step-panel.tsx';
+import { useColourKeys } from './use-colour-keys.ts';
 
 /**
  * The task panels (spec 1 §2 "a task panel chosen by job type", spec 2 §2 "Federated-style task
@@ -65,9 +66,11 @@ const PANELS: Record<PanelKind, ComponentType<PanelProps>> = {
 /**
  * Shows the held job in its panel, mounted anew for each job. An `exception.job` (the exception
  * desk's task) gets the same panels with the exception panel's wording of the rules. A panel that
- * cannot read its job says so and offers the exception.
+ * cannot read its job says so and offers the exception. The colour keys act on its highlights.
  */
 export function JobPanel(props: PanelProps) {
+  // 0 and backtick colour the highlights (spec 1 §9), on every panel.
+  useColourKeys();
   const Panel = PANELS[panelKindOf(props.job)];
   const exception = props.exception ?? props.job.type === 'exception.job';
   return (

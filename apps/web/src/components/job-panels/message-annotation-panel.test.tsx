@@ -11,6 +11,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorAnswer, json } from '../../test/fake-server.ts';
 import { CUSTOM_EXCEPTION_CONFIRM } from '../../lib/jobs/exception.ts';
+import { COLOUR_LEGEND_LABEL, LABELS_HIDDEN_TEXT } from '../annotated-text.tsx';
 import { INVALID_STATE_MESSAGE, MISSING_MESSAGE_TEXT } from './message-annotation-panel.tsx';
 import { REPHRASE_HEADING } from './rephrase-screen.tsx';
 import { menuItems, messageRegion, renderPanel, select, turn } from './panel-test-kit.tsx';
@@ -376,6 +377,85 @@ describe('the message annotation panel', () => {
         type: 'message.annotation.exception',
         data: { action: 'exception', conversationId: 'conv-7', slot: { id: '', code: 'duration' } },
       });
+    });
+  });
+
+  describe('the colour keys, 0 and backtick (spec 1 §9)', () => {
+    const annotated = () =>
+      job(
+        { code: 'duration' },
+        {
+          ...full,
+          lastTurn: turn(TEXT, [
+            { start: 20, end: 30, extract: 'back hurts', category: 'sx' },
+            { start: 31, end: 43, extract: 'since Monday', category: 'duration' },
+          ]),
+        },
+      );
+    const mark = (text: string) =>
+      [...messageRegion().querySelectorAll('mark')].find((m) => m.textContent === text);
+
+    it('0 colours each category with a legend, backtick hides the labels; again undoes each', async () => {
+      const { events } = renderPanel('message.annotation.job', annotated());
+      expect(messageRegion()).toHaveAttribute('data-colours', 'single');
+      expect(screen.queryByRole('list', { name: COLOUR_LEGEND_LABEL })).not.toBeInTheDocument();
+
+      await events.keyboard('0');
+      expect(messageRegion()).toHaveAttribute('data-colours', 'category');
+      // Each category its own colour, the label chip in the same colour as its text.
+      expect(mark('back hurts')).toHaveAttribute('data-colour', '0');
+      expect(mark('since Monday')).toHaveAttribute('data-colour', '1');
+      const legend = screen.getByRole('list', { name: COLOUR_LEGEND_LABEL });
+      expect(
+        within(legend)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(['sx', 'duration']);
+
+      await events.keyboard('`');
+      expect(messageRegion()).toHaveAttribute('data-labels', 'hidden');
+      expect(screen.getByText(LABELS_HIDDEN_TEXT)).toBeInTheDocument();
+      await events.keyboard('`');
+      expect(messageRegion()).toHaveAttribute('data-labels', 'shown');
+      expect(screen.queryByText(LABELS_HIDDEN_TEXT)).not.toBeInTheDocument();
+      await events.keyboard('0');
+      expect(messageRegion()).toHaveAttribute('data-colours', 'single');
+      expect(screen.queryByRole('list', { name: COLOUR_LEGEND_LABEL })).not.toBeInTheDocument();
+    });
+
+    it('with the menu open they colour and leave the menu as it was; a new annotation takes the next colour', async () => {
+      const { events } = renderPanel('message.annotation.job', annotated());
+      select('rough');
+      const before = menuItems();
+      await events.keyboard('0');
+      expect(messageRegion()).toHaveAttribute('data-colours', 'category');
+      expect(menuItems()).toEqual(before);
+      // 1 is the target slot, duration: the colour it already has, though it comes first now.
+      await events.keyboard('1');
+      expect(mark('rough')).toHaveAttribute('data-colour', '1');
+      expect(mark('back hurts')).toHaveAttribute('data-colour', '0');
+      // A new category takes the next colour; the others keep theirs.
+      select('I feel');
+      const location = menuItems().findIndex((item) => item.includes('location'));
+      await events.keyboard(String(location + 1));
+      expect(mark('I feel')).toHaveAttribute('data-colour', '2');
+      expect(mark('since Monday')).toHaveAttribute('data-colour', '1');
+    });
+
+    it('the view stays for the next job; typing in a field or a dialog does not change it', async () => {
+      const first = renderPanel('message.annotation.job', annotated());
+      await first.events.keyboard('0');
+      cleanup();
+      // Not correctly annotated, so that Exception opens its confirmation.
+      const { events } = renderPanel('message.annotation.job', job({ code: 'duration' }, full));
+      expect(messageRegion()).toHaveAttribute('data-colours', 'category');
+      await events.click(screen.getByRole('button', { name: 'Exception' }));
+      await screen.findByRole('dialog');
+      await events.keyboard('0`');
+      // The dialog hides the rest of the screen from the accessibility tree.
+      const hidden = document.querySelector('[role="region"][aria-label="Message"]');
+      expect(hidden).toHaveAttribute('data-colours', 'category');
+      expect(hidden).toHaveAttribute('data-labels', 'shown');
     });
   });
 

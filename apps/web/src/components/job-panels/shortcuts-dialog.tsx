@@ -16,6 +16,8 @@ export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
   ['Arrow keys, Home, End', 'Move the caret in the message (Ctrl: by word, or to either end)'],
   ['Shift + arrow keys', 'Extend the text selection; the category menu opens when you let go'],
   ['1 – 9', 'Pick the menu entry with that number'],
+  ['0', 'Colour the highlights by category, with a legend (again: one colour)'],
+  ['` (backtick)', 'Colour only: hide the labels after the highlights (again: show them)'],
   ['Space', 'Next page of the menu'],
   ['Escape', 'Close the menu'],
   ['Enter or Space on a button', 'Press it (Delete on a highlight, Exception, Submit …)'],

@@ -361,6 +361,13 @@ describe('federated jobs screen', () => {
     await events.keyboard('?');
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     expect(within(dialog).getByText('Ctrl + Enter')).toBeInTheDocument();
+    // The colour keys of spec 1 §9 are listed with what they do.
+    expect(
+      within(dialog).getByRole('row', { name: /^0 Colour the highlights by category/ }),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByRole('row', { name: /^` \(backtick\) Colour only/ }),
+    ).toBeInTheDocument();
   });
 
   it('delete on a highlight removes every annotation with that extract', async () => {
