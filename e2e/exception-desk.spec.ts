@@ -352,3 +352,103 @@ test('a reviewer holding two conversations: badges, the next one comes on screen
   await expect(page.getByText('Waiting for a conversation to be allocated.')).toBeVisible();
   expect(await api.conversation(omar)).toMatchObject({ status: 'ended', holder: { kind: 'bot' } });
 });
+
+test('an exception task on the complete slot is completed only by ticking its box', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  // The assistant hands Lena over, then asks the reviewer to confirm the exception is complete
+  // (the demo assistant does so once a patient's scripted answers are all given).
+  const id = `e2e-complete-${Date.now()}`;
+  const put = await request.put(`/api/v1/conversations/${id}`, {
+    headers,
+    data: {
+      tenant: 'acme-clinic',
+      consumer: { id: `patient-${id}`, name: { given: 'Lena', family: 'Moretti' } },
+    },
+  });
+  expect(put.status()).toBe(201);
+  await request.post(`/api/v1/conversations/${id}/messages`, {
+    headers,
+    data: { id: `${id}-1`, direction: 'IN', content: 'Thanks, that answers my question.' },
+  });
+  expect(
+    (
+      await request.post(`/api/v1/conversations/${id}/handover`, {
+        headers,
+        data: { reason: 'The patient asked for a human' },
+      })
+    ).status(),
+  ).toBe(200);
+
+  await openDesk(page);
+  const patient = page.getByRole('region', { name: 'Patient' });
+  await expect(patient.getByRole('heading', { name: 'Lena Moretti' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByText('Waiting for next message...')).toBeVisible();
+  const created = await request.post('/api/v1/jobs', {
+    headers: { ...headers, 'idempotency-key': `${id}:complete` },
+    data: {
+      queue: 'exceptions',
+      type: 'exception.job',
+      tenant: 'acme-clinic',
+      data: {
+        conversationId: id,
+        lastTurn: {
+          content: 'Thanks, that answers my question.',
+          messageId: `${id}-1`,
+          metadata: { conversationId: id, entities: [] },
+        },
+        slotSpecification: {
+          code: 'complete',
+          short_description: 'Exception complete',
+          data_type: 'boolean',
+        },
+        slot: { id: 'slot-complete', code: 'complete' },
+        job: { purpose: 'full' },
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const job = (await created.json()) as { id: string; state: string };
+  expect(job.state).toBe('assigned');
+
+  // The task shows in the left pane; submitting without the box says why and sends nothing.
+  const task = page.getByRole('region', { name: 'Complete the exception' });
+  await expect(task.getByText('Exception complete')).toBeVisible();
+  await task.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Can only complete by checking the box.')).toBeVisible();
+  const stillOpen = (await (await request.get(`/api/v1/jobs/${job.id}`, { headers })).json()) as {
+    state: string;
+  };
+  expect(stillOpen.state).toBe('assigned');
+
+  // Ticking the box and submitting completes it; the left pane waits for the next message.
+  await task.getByRole('checkbox', { name: 'Complete' }).check();
+  await task.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Waiting for next message...')).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/v1/jobs/${job.id}`, { headers })).json()) as {
+            state: string;
+          }
+        ).state,
+    )
+    .toBe('completed');
+  const completed = (await feed(request)).find(
+    (e) => e.type === 'job.completed' && e.jobId === job.id,
+  );
+  expect(completed).toBeDefined();
+
+  // The conversation stays with her until she ends it.
+  await patient.getByRole('button', { name: 'Terminate encounter' }).click();
+  await page
+    .getByRole('dialog', { name: 'Terminate encounter' })
+    .getByRole('button', { name: 'Terminate' })
+    .click();
+  await expect(page.getByText('Waiting for a conversation to be allocated.')).toBeVisible();
+});

@@ -116,8 +116,28 @@ describe('the demo assistant at the exception desk', () => {
       await until(() => transcript.at(-1)?.content === expected);
       expect(transcript.at(-1)?.direction).toBe('IN');
     }
-    await until(() => created.length === 4);
+    // Each patient message is a task; after the last scripted answer the reviewer is also asked
+    // to confirm the exception is complete, on the slot only ticking a box completes.
+    await until(() => created.length === 5);
     expect((created[1]?.data.quinnLastTurn as { content: string }).content).toBe('Question 0');
+    const slots = created.map((job) => (job.data.slotSpecification as { code: string }).code);
+    expect(slots).toEqual([
+      'chief_complaints',
+      'chief_complaints',
+      'chief_complaints',
+      'complete',
+      'chief_complaints',
+    ]);
+    expect(created[3]).toMatchObject({
+      queue: 'exceptions',
+      type: 'exception.job',
+      data: {
+        conversationId,
+        lastTurn: { content: script.handover.replies.at(-1) },
+        slotSpecification: { code: 'complete', data_type: 'boolean' },
+        slot: { code: 'complete' },
+      },
+    });
     // Nothing the assistant said went out meanwhile: no federated job either.
     expect(created.every((job) => job.type === 'exception.job')).toBe(true);
 

@@ -31,6 +31,12 @@ export interface HandoverScript {
   readonly taskSlot: { readonly code: string; readonly description: string };
 }
 
+/**
+ * The task on the exception slot `complete` (spec 2 §5), sent once the patient's scripted replies
+ * have all been given: the reviewer ticks its box when the exception is dealt with.
+ */
+export const COMPLETE_TASK = { code: 'complete', description: 'Exception complete' } as const;
+
 /** What the patient says once the scripted replies run out. */
 export const FALLBACK_REPLY = 'Okay, thank you.';
 /** The assistant's first words after a handback. */
@@ -182,8 +188,21 @@ export async function runHandover(
   const who = `${ctx.name.given} ${ctx.name.family}`;
   const queue = handover.queue ?? 'exceptions';
 
-  /** An exception task: annotate what the patient just said, for the reviewer holding it. */
-  const task = async (messageId: string, content: string, lastQuestion: string) => {
+  /**
+   * An exception task for the reviewer holding it: annotate what the patient just said on the
+   * script's slot, or (`complete`) confirm that the exception is dealt with, which only ticking
+   * its box completes (spec 2 §5).
+   */
+  const task = async (
+    messageId: string,
+    content: string,
+    lastQuestion: string,
+    kind: 'annotate' | 'complete' = 'annotate',
+  ) => {
+    const slot =
+      kind === 'complete'
+        ? { code: COMPLETE_TASK.code, description: COMPLETE_TASK.description, type: 'boolean' }
+        : { ...handover.taskSlot, type: 'text' };
     try {
       const job = await client.createJob(
         {
@@ -202,12 +221,12 @@ export async function runHandover(
               metadata: { conversationId: id, entities: [] },
             },
             slotSpecification: {
-              code: handover.taskSlot.code,
-              short_description: handover.taskSlot.description,
-              data_type: 'text',
-              multiplicity: '0..*',
+              code: slot.code,
+              short_description: slot.description,
+              data_type: slot.type,
+              ...(kind === 'annotate' ? { multiplicity: '0..*' } : {}),
             },
-            slot: { id: `slot-${handover.taskSlot.code}`, code: handover.taskSlot.code },
+            slot: { id: `slot-${slot.code}`, code: slot.code },
             job: { purpose: 'full' },
             patient: { name: ctx.name },
             metadata: {
@@ -215,13 +234,19 @@ export async function runHandover(
               xdhconvid: id,
               xdhmessageid: messageId,
               xdhuserid: ctx.userId,
-              xdhintslotcode: handover.taskSlot.code,
+              xdhintslotcode: slot.code,
             },
           },
         },
-        `${id}:task:${messageId}`,
+        kind === 'complete' ? `${id}:complete:${messageId}` : `${id}:task:${messageId}`,
       );
       void deps.outcome(job.id).then(async (done) => {
+        if (kind === 'complete') {
+          if (done.state === 'completed') {
+            ctx.log(`${who}: the clinician marked the exception complete`);
+          }
+          return;
+        }
         const extract = resultEntities(done)[0]?.extract;
         if (done.state === 'completed' && extract) {
           ctx.extracts[handover.taskSlot.code] = extract;
@@ -263,6 +288,10 @@ export async function runHandover(
       const messageId = `${id}-h-p${answered}`;
       await record(ctx, messageId, 'IN', answer);
       await task(messageId, answer, reply);
+      if (answered === handover.replies.length) {
+        // The patient has said what the script has to say: the reviewer confirms it is dealt with.
+        await task(messageId, answer, reply, 'complete');
+      }
     }
   }
 }
