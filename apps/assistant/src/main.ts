@@ -1,6 +1,6 @@
 import { createIntegrationClient } from './client.ts';
 import { followFeed, MEMORIES, Outcomes, runConversation } from './conversation.ts';
-import { demoRotation, PATIENTS } from './patients.ts';
+import { demoRotation, kindOf, nextPatient, PATIENTS, type PatientKind } from './patients.ts';
 import { ConversationInbox, registerDirectory } from './handover.ts';
 import { followRequests } from './requests.ts';
 
@@ -50,7 +50,8 @@ const inbox = new ConversationInbox();
 // How long a simulated patient takes to answer a clinician's reply.
 const replyDelayMs = Number(process.env.ASSISTANT_PATIENT_REPLY_MS ?? 1500);
 const stop = new AbortController();
-let open = 0;
+// Open conversations of each kind: each kind has its own limit (see nextPatient).
+const open: Record<PatientKind, number> = { intake: 0, handover: 0 };
 let next = 0;
 
 async function waitForServer(): Promise<void> {
@@ -84,19 +85,18 @@ void followRequests(client, MEMORIES, {
 });
 
 const timer = setInterval(() => {
-  if (open >= maxOpen) {
+  const picked = nextPatient(scripts, next, open, maxOpen);
+  if (!picked) {
     return;
   }
-  const script = scripts[next % scripts.length];
-  next += 1;
-  if (!script) {
-    return;
-  }
-  open += 1;
+  const { script } = picked;
+  next = picked.next;
+  const kind = kindOf(script);
+  open[kind] += 1;
   runConversation(client, outcomes, script, log, { inbox, replyDelayMs })
     .catch((error: unknown) => log(`${script.id}: ${String(error)}`))
     .finally(() => {
-      open -= 1;
+      open[kind] -= 1;
     });
 }, 60_000 / perMinute);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoRotation, PATIENTS } from './patients.ts';
+import { demoRotation, kindOf, nextPatient, PATIENTS } from './patients.ts';
 
 /** The parts of a job's data these checks read (spec 1 §3 job event data). */
 interface JobData {
@@ -67,6 +67,28 @@ describe('the demo patients', () => {
     expect(order[1]?.handover).toBeDefined();
     const handovers = order.flatMap((p, i) => (p.handover ? [i] : []));
     expect(handovers).toEqual(handovers.map((_, k) => 2 * k + 1));
+  });
+
+  it('keep starting patients for the exception desk while intakes wait for annotators, and the other way round', () => {
+    const order = demoRotation(PATIENTS);
+    // Three intakes wait for annotators nobody works: only patients for the desk start.
+    const full = { intake: 3, handover: 0 };
+    let next = 0;
+    const started: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const picked = nextPatient(order, next, full, 3);
+      expect(picked).not.toBeNull();
+      started.push(picked?.script.id ?? '');
+      expect(picked && kindOf(picked.script)).toBe('handover');
+      next = picked?.next ?? next;
+    }
+    expect(new Set(started).size).toBe(Math.min(3, order.filter((p) => p.handover).length));
+    // Three wait for a reviewer: only intakes start, in their turn.
+    const desk = nextPatient(order, 1, { intake: 0, handover: 3 }, 3);
+    expect(desk?.script).toBe(order[2]);
+    expect(desk?.next).toBe(3);
+    // Both full: nobody starts.
+    expect(nextPatient(order, 0, { intake: 3, handover: 3 }, 3)).toBeNull();
   });
 
   it('offer a question to rephrase, and annotations to hide (annotate-only) and to start without (verify-answered)', () => {

@@ -451,3 +451,31 @@ export function demoRotation(scripts: readonly PatientScript[]): PatientScript[]
   }
   return order;
 }
+
+/** The two kinds of demo patient, each with its own limit of open conversations. */
+export type PatientKind = 'intake' | 'handover';
+
+export const kindOf = (script: PatientScript): PatientKind =>
+  script.handover ? 'handover' : 'intake';
+
+/**
+ * The next patient to start from the rotation at `next`, skipping those whose kind already has
+ * `maxOpen` conversations open; null when both kinds are full. Each kind has its own limit, so
+ * intakes waiting for annotators nobody works never keep the exception desk from getting work,
+ * nor a patient who waits for a reviewer the intakes.
+ */
+export function nextPatient(
+  rotation: readonly PatientScript[],
+  next: number,
+  open: Readonly<Record<PatientKind, number>>,
+  maxOpen: number,
+): { script: PatientScript; next: number } | null {
+  for (let tried = 0; tried < rotation.length; tried++) {
+    const at = next + tried;
+    const script = rotation[at % rotation.length];
+    if (script && open[kindOf(script)] < maxOpen) {
+      return { script, next: at + 1 };
+    }
+  }
+  return null;
+}
