@@ -237,8 +237,15 @@ export type AsyncTask = z.infer<typeof AsyncTask>;
 /** `POST /pipelines/{id}/_add_task`: the new task payload (spec 3 §3). */
 export const AddTaskBody = z.object({
   data: z.object({
-    condition: z.string().trim().min(1, 'Please choose a condition.'),
-    reference: z.string().trim().min(1, 'Please add the source material.'),
+    // The message also when the field is missing or not a string.
+    condition: z
+      .string({ error: 'Please choose a condition.' })
+      .trim()
+      .min(1, 'Please choose a condition.'),
+    reference: z
+      .string({ error: 'Please add the source material.' })
+      .trim()
+      .min(1, 'Please add the source material.'),
     notes: z.string().nullish(),
     cui: z.string().nullish(),
   }),

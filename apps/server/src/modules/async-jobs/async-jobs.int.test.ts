@@ -282,6 +282,17 @@ describe('asynchronous pipelines engine', () => {
     expect(noReference.json().details).toEqual([
       { path: 'body.data.reference', message: 'Please add the source material.' },
     ]);
+    // A missing field says the same as an empty one.
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: `${BASE}/4/_add_task`,
+      headers: as(ann.token),
+      payload: { data: { reference: 'BTS/SIGN asthma guideline' } },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().details).toEqual([
+      { path: 'body.data.condition', message: 'Please choose a condition.' },
+    ]);
     const noForm = await t.app.inject({
       method: 'POST',
       url: `${BASE}/1/_add_task`,
@@ -398,6 +409,23 @@ describe('asynchronous pipelines engine', () => {
       expect((await submit(ann.token, task, {})).statusCode).toBe(400);
     },
   );
+
+  it('a body made for another task type names what is missing and the shape the step takes, and changes nothing', async () => {
+    const row = await seedTask(4);
+    const task = (await pop(ann.token, 4, 'add_complications')).json<AsyncTask>();
+    const before = await rowOf(row.id);
+    const response = await submit(ann.token, task, {
+      rephrases: ['Any trouble breathing?', 'Is your chest tight?'],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      message:
+        'Invalid body.data: body.data.complications: Invalid input: expected array, received undefined. ' +
+        'A complications submission is { complications: [{ complication, complicationCUI }] }.',
+      details: [{ path: 'body.data.complications' }],
+    });
+    expect(await rowOf(row.id)).toEqual(before);
+  });
 
   it.each([
     [

@@ -139,7 +139,7 @@ export function demoTasks(knowledge: Knowledge): NewTask[] {
    * "For three days now: {a}, and {b}." with the entities' offsets. The symptoms are the patient's
    * words (a KB alias: a noun or a clause), so the frame reads right with either.
    */
-  const complaint = (c: Concept, normalised: boolean) => {
+  const complaint = (c: Concept, withConcepts: boolean, normalised: boolean) => {
     const [a, b] = symptomsOf(c);
     const parts = [a, b].filter((o): o is Concept => o !== undefined);
     let text = 'For three days now: ';
@@ -156,8 +156,8 @@ export function demoTasks(knowledge: Knowledge): NewTask[] {
         end: start + extract.length,
         extract,
         category: i === 0 ? 'Symptom' : 'Associated symptom',
-        conceptId: normalised ? o.id : null,
-        conceptName: normalised ? o.canonicalName : null,
+        conceptId: withConcepts ? o.id : null,
+        conceptName: withConcepts ? o.canonicalName : null,
         checked: false,
         modified: false,
         added: false,
@@ -231,8 +231,10 @@ export function demoTasks(knowledge: Knowledge): NewTask[] {
           }
           case 'text.annotation':
           case 'entity.normalisation': {
-            const normalised = pipeline.type === 'entity.normalisation' ? later : false;
-            const { text, entities } = complaint(c, normalised);
+            // An annotator picks the concept of a symptom (spec 3 §2), so annotations awaiting
+            // approval have one; a normalisation job starts without and is approved with them.
+            const normalised = pipeline.type === 'entity.normalisation' && later;
+            const { text, entities } = complaint(c, later, normalised);
             add(pipeline, step, {
               data: { text, context: 'What brings you in today?' },
               annotations: {

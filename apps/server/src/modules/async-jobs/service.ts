@@ -14,6 +14,7 @@ import {
   type Pipeline,
   type PipelineStep,
   type PipelineWithStats,
+  type SubmissionKind,
   type TaskParams,
 } from '@loopdesk/contracts/async-jobs.ts';
 import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
@@ -79,18 +80,50 @@ export function toTask(row: TaskRow, now = new Date()): AsyncTask {
   };
 }
 
-/** Maps zod issues of a body part to the error details (`body.data.questions.0.text`). */
-function invalid(prefix: string, error: z.ZodError): AppError {
+/** What each step's `data` is (docs/async-pipelines.md), for the message of a body of the wrong shape. */
+const SUBMISSION_SHAPES: Record<SubmissionKind, string> = {
+  rephrase: '{ rephrases: [string] }',
+  'rephrase.approval': '{ rephrases_removed: [string], rephrases: [string], intents: [string] }',
+  annotation: '{ annotations: { entities: [entity] } }',
+  'annotation.approval':
+    '{ approved: { entities }, added: { entities }, modified: { entities }, deleted: { entities } }',
+  normalisation: '{ normalised: { entities: [{ id, conceptId, conceptName, state }] } }',
+  'normalisation.approval': '{ normalised: { entities: [{ id, conceptId, conceptName, state }] } }',
+  observations: '{ observations: [{ observation, observationCUI, observationClass }] }',
+  relationships: '{ removedObservations: [id], observations: [observation relationship] }',
+  'relationships.approval':
+    '{ removedObservations: [id], observations: [observation relationship] }',
+  complications: '{ complications: [{ complication, complicationCUI }] }',
+  'complications.approval':
+    '{ complications_removed: [id], complications: [{ complication, complicationCUI }] }',
+  questions: '{ questions: [{ text }] }',
+  'questions.approval': '{ questions_removed: [id], questions: [{ text }] }',
+  location: '{ locations: { pathologicalProcesses, bodySystems, anatomicalLocations } }',
+  differential: '{ differential: [{ name, code, rank }] }',
+  'conversation.annotation':
+    '{ decodedObservations: [{ conceptId, name }], extendedObservations: [{ conceptId, name }] }',
+  medications: '{ medications_removed: [id], medications: [{ text }] }',
+  symptoms: '{ symptoms_removed: [id], symptoms: [{ text }] }',
+};
+
+/**
+ * Maps zod issues of a body part to the error details (`body.data.questions.0.text`). One issue
+ * with a message of the screens ('Please enter complication.') is that message; otherwise the
+ * message names each path and, for a submission, the shape its step takes.
+ */
+function invalid(prefix: string, error: z.ZodError, kind?: SubmissionKind): AppError {
   const details = error.issues.map((issue) => ({
     path: [prefix, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
   const first = details[0];
-  const message =
-    details.length === 1 && first
-      ? first.message
-      : `Invalid ${prefix}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`;
-  return badRequest(message, details);
+  // The screens' messages are sentences; zod's own ('Invalid input: expected array…') are not.
+  if (details.length === 1 && first?.message.endsWith('.')) {
+    return badRequest(first.message, details);
+  }
+  const problems = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+  const shape = kind ? ` A ${kind} submission is ${SUBMISSION_SHAPES[kind]}.` : '';
+  return badRequest(`Invalid ${prefix}: ${problems}.${shape}`, details);
 }
 
 /** The asynchronous pipelines: definitions, stats, add, pop, read, submit and discard. */
@@ -405,7 +438,7 @@ export function createAsyncJobsService(
         const schema = SUBMISSIONS[step.submission];
         const parsed = schema.safeParse(body.data);
         if (!parsed.success) {
-          throw invalid('body.data', parsed.error);
+          throw invalid('body.data', parsed.error, step.submission);
         }
         const next = nextStep(pipeline, step.name);
         const toState: AsyncTaskState = next ? next.state : 'COMPLETED';

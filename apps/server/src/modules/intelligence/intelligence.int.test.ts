@@ -344,13 +344,19 @@ describe('ontology, typeahead and differential API', () => {
       expect(beyond.items).toEqual([]);
     });
 
-    it('refuses a page size over 10000 or a negative page', async () => {
+    it('refuses a page size over 10000 or under 1, a negative page or one that is no number', async () => {
       const big = await get('/internal/intelligence/clinical_inference/ontology?s=10001');
       expect(big.statusCode).toBe(400);
       expect(big.json().message).toMatch(/querystring\.s must be at most 10000/);
-      expect(
-        (await get('/internal/intelligence/clinical_inference/ontology?p=-1')).statusCode,
-      ).toBe(400);
+      for (const [query, message] of [
+        ['p=-1', /querystring\.p must be 0 or more/],
+        ['p=a&s=10', /querystring\.p must be a page number from 0/],
+        ['p=0&s=0', /querystring\.s must be at least 1/],
+      ] as const) {
+        const response = await get(`/internal/intelligence/clinical_inference/ontology?${query}`);
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json().message, query).toMatch(message);
+      }
     });
 
     it('lists conditions and observations with bid, codes, display, name; more with metadata', async () => {
