@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@loopdesk/contracts/errors.ts';
@@ -84,6 +85,12 @@ export async function registerIntegration(
           log: app.log,
         })
       : null;
+  // Deliveries exist only while a webhook is configured (014-webhook-target): without one, the
+  // outbox writers' delivery rows are dropped and the pull feed alone serves the assistant.
+  await db
+    .updateTable('webhook_target')
+    .set({ enabled: worker !== null, updated_at: sql<Date>`now()` })
+    .execute();
   const apiKeys = createApiKeysService(db);
   const outbox = createOutboxRepository(db);
   const service = createIntegrationJobsService({
@@ -311,6 +318,12 @@ export async function registerIntegration(
       const { eventId } = request.params as EventIdParams;
       const row = await db.transaction().execute(async (trx) => {
         const before = await outbox.findDelivery(eventId, trx);
+        const target = await trx.selectFrom('webhook_target').select('enabled').executeTakeFirst();
+        if (!target?.enabled) {
+          throw conflict(
+            'No webhook is configured (ASSISTANT_WEBHOOK_URL is unset): there is nothing to deliver to; the event is in the pull feed.',
+          );
+        }
         if (!before) {
           throw notFound(`No outbox event with the id '${eventId}'.`);
         }

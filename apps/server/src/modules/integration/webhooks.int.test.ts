@@ -102,6 +102,9 @@ describe('webhook delivery of the outbox to the assistant', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    // The workers below play the nodes' delivery workers; this server was started without a
+    // webhook, so say in the database what a node with ASSISTANT_WEBHOOK_URL says at start.
+    await t.database.db.updateTable('webhook_target').set({ enabled: true }).execute();
     key = (
       await createApiKeysService(t.database.db).create(
         'assistant',
@@ -357,6 +360,75 @@ describe('webhook delivery of the outbox to the assistant', () => {
       expect(verify(SECRET, request.headers, request.body)).toBe(true);
     } finally {
       await other.close();
+    }
+  });
+
+  it('without a webhook, events go to the pull feed alone: no delivery is recorded, whoever writes the event', async () => {
+    const plain = await startTestApp();
+    try {
+      const { key: plainKey } = await createApiKeysService(plain.database.db).create(
+        'assistant',
+        { userId: null, email: null, via: 'cli' },
+        { ip: null, userAgent: null, requestId: null },
+      );
+      const created = await plain.app.inject({
+        method: 'POST',
+        url: '/api/v1/jobs',
+        headers: { authorization: `Bearer ${plainKey}`, 'idempotency-key': 'feed-only-1' },
+        payload: { queue: 'federated', type: 'message.annotation.job', tenant: 't', data: {} },
+      });
+      expect(created.statusCode).toBe(201);
+      const cancelled = await plain.app.inject({
+        method: 'POST',
+        url: `/api/v1/jobs/${created.json().id}/cancel`,
+        headers: { authorization: `Bearer ${plainKey}` },
+      });
+      expect(cancelled.statusCode).toBe(200);
+      // A writer that inserts the delivery itself (the realtime engine's completing statement).
+      await sql`
+        with event as (
+          insert into outbox_events (type, job_id, data)
+          values ('job.requeued', ${created.json().id}, '{}'::jsonb) returning id
+        )
+        insert into webhook_deliveries (event_id, next_attempt_at) select id, now() from event
+      `.execute(plain.database.db);
+
+      await feedCaughtUp(plain.database.db);
+      const feed = await plain.app.inject({
+        method: 'GET',
+        url: '/api/v1/events',
+        headers: { authorization: `Bearer ${plainKey}` },
+      });
+      const events = feed.json<{ events: { id: string; type: string }[] }>().events;
+      expect(events.map((e) => e.type)).toEqual([
+        'job.created',
+        'job.cancelled',
+        'job.requeued',
+      ]);
+      const rows = await plain.database.db.selectFrom('webhook_deliveries').selectAll().execute();
+      expect(rows).toEqual([]);
+      const adminToken = (await tokenForRoles(plain, 'ada@example.test', ['admin'])).token;
+      const list = await plain.app.inject({
+        method: 'GET',
+        url: '/internal/integration/webhook-deliveries',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(list.json()).toEqual({ deliveries: [] });
+      const eventId = events[0]?.id ?? '';
+      const redeliver = await plain.app.inject({
+        method: 'POST',
+        url: `/internal/integration/webhook-deliveries/${eventId}/_redeliver`,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(redeliver.statusCode).toBe(409);
+      expect(redeliver.json().message).toBe(
+        'No webhook is configured (ASSISTANT_WEBHOOK_URL is unset): there is nothing to deliver to; the event is in the pull feed.',
+      );
+      expect(
+        await plain.database.db.selectFrom('webhook_deliveries').selectAll().execute(),
+      ).toEqual([]);
+    } finally {
+      await plain.close();
     }
   });
 

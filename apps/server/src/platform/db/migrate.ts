@@ -11,6 +11,7 @@ import * as kbRevisions from './migrations/008-kb-revisions.ts';
 import * as quinnRequests from './migrations/011-quinn-requests.ts';
 import * as directHandOff from './migrations/012-direct-hand-off.ts';
 import * as jobLastError from './migrations/013-job-last-error.ts';
+import * as webhookTarget from './migrations/014-webhook-target.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-quinn-requests': quinnRequests,
   '012-direct-hand-off': directHandOff,
   '013-job-last-error': jobLastError,
+  '014-webhook-target': webhookTarget,
 };
 
 const provider: MigrationProvider = {
