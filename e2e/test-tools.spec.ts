@@ -25,15 +25,16 @@ async function chooseObservation(page: Page, row: number, text: string, option: 
   await expect(field).toHaveValue(option);
 }
 
-const tableRows = (page: Page, name: string) =>
-  page
-    .getByRole('table', { name })
-    .getByRole('row')
-    .evaluateAll((rows) =>
-      rows.map((row) =>
-        Array.from(row.querySelectorAll('th, td'), (cell) => (cell.textContent ?? '').trim()),
-      ),
-    );
+/** The cells of a result table, once it shows (the prediction arrives after PREDICT). */
+const tableRows = async (page: Page, name: string) => {
+  const rows = page.getByRole('table', { name }).getByRole('row');
+  await expect(rows.nth(1)).toBeVisible();
+  return rows.evaluateAll((all) =>
+    all.map((row) =>
+      Array.from(row.querySelectorAll('th, td'), (cell) => (cell.textContent ?? '').trim()),
+    ),
+  );
+};
 
 test.describe('clinical test tools', () => {
   test.beforeEach(async ({ page }) => {
