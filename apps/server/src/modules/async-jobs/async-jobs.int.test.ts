@@ -324,6 +324,22 @@ describe('asynchronous pipelines engine', () => {
       headers: as(ann.token),
     });
     expect(noTask.statusCode).toBe(404);
+    // Submitting or discarding a task that does not exist says so too.
+    const ghost = {
+      id: '00000000-0000-0000-0000-000000000000',
+      lock: { pipeline: 4, step: 'add_complications' },
+    } as AsyncTask;
+    for (const response of [
+      await submit(ann.token, ghost, {
+        complications: [{ complication: 'x', complicationCUI: null }],
+      }),
+      await discard(ann.token, ghost, 'Not needed'),
+    ]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe(
+        "No task '00000000-0000-0000-0000-000000000000' in step add_complications of pipeline 4.",
+      );
+    }
   });
 
   it.each(PIPELINES.map((p) => [p.id, p.type] as const))(
