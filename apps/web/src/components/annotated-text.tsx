@@ -427,7 +427,9 @@ export const AnnotatedText = memo(function AnnotatedText({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // New highlights move the text: draw the caret again where it is (or hide it without focus).
+  // New highlights move the text, and so do hidden or shown labels: draw the caret again where it
+  // is (or hide it without focus).
+  const labelsShown = view.labels;
   const placeRef = useRef(place);
   useEffect(() => {
     placeRef.current = place;
@@ -445,7 +447,7 @@ export const AnnotatedText = memo(function AnnotatedText({
       }
     });
     return () => cancelAnimationFrame(frame);
-  }, [map]);
+  }, [map, labelsShown]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (!isCaretKey(event.key) || event.metaKey) {

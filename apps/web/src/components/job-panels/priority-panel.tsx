@@ -73,6 +73,8 @@ export function PriorityPanel({ job, submit, busy }: PanelProps) {
       >
         {choices.map((choice, index) => (
           <FormControlLabel
+            // In line with the heading, with room for the radio's focus ripple (not clipped).
+            sx={{ ml: 0 }}
             key={choice.id}
             value={choice.id}
             // Arrow keys move between the choices; the first has the focus at once.

@@ -61,6 +61,8 @@ export function RephraseScreen({
       >
         {options.map((option, index) => (
           <FormControlLabel
+            // In line with the heading, with room for the radio's focus ripple (not clipped).
+            sx={{ ml: 0 }}
             key={option}
             value={option}
             // Arrow keys move between the options; the first has the focus at once.
