@@ -93,7 +93,7 @@ describe('the message annotation panel', () => {
         job({ code: 'back_pain', data_type: 'boolean', multiplicity: '0..1' }, full),
       );
       expect(screen.queryByRole('group', { name: 'Answer' })).not.toBeInTheDocument();
-      expect(screen.queryByRole('button', { name: 'Patient unsure' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'patient unsure' })).not.toBeInTheDocument();
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(await screen.findByText(SELECT_YES_NO_MESSAGE)).toBeInTheDocument();
 
@@ -216,7 +216,7 @@ describe('the message annotation panel', () => {
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(await screen.findByText(ANNOTATE_TARGET_SLOT_MESSAGE)).toBeInTheDocument();
       // Patient unsure is the pass: confirmed, it submits '__skipped__' without annotations.
-      await events.click(screen.getByRole('button', { name: 'Patient unsure' }));
+      await events.click(screen.getByRole('button', { name: 'patient unsure' }));
       await events.click(await screen.findByRole('button', { name: 'Submit as unsure' }));
       expect(sent[0]?.data).toMatchObject({
         action: 'execute',

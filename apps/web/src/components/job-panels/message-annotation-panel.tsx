@@ -68,7 +68,8 @@ export const MISSING_IDS_MESSAGE =
 export const MISSING_RECIPIENT_MESSAGE =
   'This job has no patient or message id to rephrase to: raise an exception instead.';
 /** Spec 1 §2 older annotation screen: the optional slot's skip button and its confirmation. */
-export const PATIENT_UNSURE_LABEL = 'Patient unsure';
+// Spelt as spec 1 §2 quotes it (the button shows it in capitals).
+export const PATIENT_UNSURE_LABEL = 'patient unsure';
 export const PATIENT_UNSURE_TITLE = 'Patient unsure?';
 export const PATIENT_UNSURE_CONFIRM = 'The slot is submitted as skipped, without your annotations.';
 

@@ -479,12 +479,12 @@ describe('federated job panels', () => {
 
     it('patient unsure asks for confirmation, then submits __skipped__', async () => {
       const { socket, events } = await holding('message.annotation.job', booleanJob('0..*'));
-      await events.click(screen.getByRole('button', { name: 'Patient unsure' }));
+      await events.click(screen.getByRole('button', { name: 'patient unsure' }));
       const dialog = await screen.findByRole('dialog', { name: 'Patient unsure?' });
       await events.click(within(dialog).getByRole('button', { name: 'Cancel' }));
       expect(submissions(socket, 'message.annotation')).toHaveLength(0);
 
-      await events.click(await screen.findByRole('button', { name: 'Patient unsure' }));
+      await events.click(await screen.findByRole('button', { name: 'patient unsure' }));
       await events.click(await screen.findByRole('button', { name: 'Submit as unsure' }));
       expect(submissions(socket, 'message.annotation')[0]?.data).toEqual({
         action: 'execute',
@@ -500,7 +500,7 @@ describe('federated job panels', () => {
     it('a required slot offers neither Unsure nor patient unsure', async () => {
       await holding('message.annotation.job', booleanJob('1..1'));
       expect(screen.queryByRole('button', { name: 'Unsure' })).not.toBeInTheDocument();
-      expect(screen.queryByRole('button', { name: 'Patient unsure' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'patient unsure' })).not.toBeInTheDocument();
     });
   });
 });
