@@ -8,6 +8,7 @@ import {
 } from '@loopdesk/workbench/validation.ts';
 import {
   PRIORITY_CHOICE_MESSAGE,
+  purposeExceptionMessage,
   rewordingsMissingMessage,
 } from '@loopdesk/workbench/submission.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
@@ -158,6 +159,32 @@ describe('every submission meets the workbench rules of the job it answers', () 
       ...base,
       entities: [{ start: 0, end: 8, extract: 'No fever', category: 'fever' }],
       slot: { ...slot('fever', 'boolean'), value: 'deny' },
+    });
+    await socket.next('technician.session.waiting');
+    expect(await state(job.id)).toBe('completed');
+  });
+
+  it('a job with a custom exception label raises its custom event, suggest_forget, only', async () => {
+    const { socket, job } = await holding('message.annotation.job', {
+      lastTurn: turn,
+      slotSpecification: { code: 'onset', data_type: 'text', multiplicity: '1..1' },
+      slot: { id: 'slot-onset', code: 'onset' },
+      job: { purpose: 'full', exceptionLabel: 'Not about health' },
+    });
+    const base = { jobId: job.id, conversationId: 'c-1', messageId: 'm-1', entities: [] };
+    socket.send('message.annotation', {
+      ...base,
+      action: 'suggest_escalation',
+      slot: { ...slot('onset'), value: null },
+    });
+    expect((await socket.next('error')).data.message).toBe(
+      purposeExceptionMessage('suggest_forget', 'Not about health'),
+    );
+    expect(await state(job.id)).toBe('assigned');
+    socket.send('message.annotation', {
+      ...base,
+      action: 'suggest_forget',
+      slot: { ...slot('onset'), value: null },
     });
     await socket.next('technician.session.waiting');
     expect(await state(job.id)).toBe('completed');
