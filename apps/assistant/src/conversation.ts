@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobView } from '@loopdesk/contracts/integration.ts';
 import type { IntegrationClient } from './client.ts';
-import type { Memory, PatientScript } from './patients.ts';
+import type { Memory, PatientScript, Phase } from './patients.ts';
 import {
   emrReference,
   record,
@@ -60,7 +60,12 @@ export async function runConversation(
   outcomes: Outcomes,
   script: PatientScript,
   log: (line: string) => void,
-  options: { inbox?: ConversationInbox; replyDelayMs?: number } = {},
+  options: {
+    inbox?: ConversationInbox;
+    replyDelayMs?: number;
+    /** Told when the conversation goes to the desk and when it comes back to its intake. */
+    onPhase?: (phase: Phase) => void;
+  } = {},
 ): Promise<JobView[]> {
   const conversationId = randomUUID();
   const userId = `patient-${script.id}-${conversationId.slice(0, 8)}`;
@@ -91,11 +96,13 @@ export async function runConversation(
     if (script.handover?.atStep !== index || !options.inbox) {
       return true;
     }
+    options.onPhase?.('desk');
     const outcome = await runHandover(ctx, script.handover, {
       inbox: options.inbox,
       outcome: (jobId) => outcomes.wait(jobId),
       replyDelayMs: options.replyDelayMs ?? 1500,
     });
+    options.onPhase?.('intake');
     return outcome === 'handed-back';
   };
   let lastSaid: string | undefined;

@@ -1,6 +1,12 @@
 import { createIntegrationClient } from './client.ts';
 import { followFeed, MEMORIES, Outcomes, runConversation } from './conversation.ts';
-import { demoRotation, kindOf, nextPatient, PATIENTS, type PatientKind } from './patients.ts';
+import {
+  demoRotation,
+  firstPhase,
+  nextPatient,
+  PATIENTS,
+  type OpenConversation,
+} from './patients.ts';
 import { ConversationInbox, registerDirectory } from './handover.ts';
 import { followRequests } from './requests.ts';
 
@@ -50,8 +56,8 @@ const inbox = new ConversationInbox();
 // How long a simulated patient takes to answer a clinician's reply.
 const replyDelayMs = Number(process.env.ASSISTANT_PATIENT_REPLY_MS ?? 1500);
 const stop = new AbortController();
-// Open conversations of each kind: each kind has its own limit (see nextPatient).
-const open: Record<PatientKind, number> = { intake: 0, handover: 0 };
+// Open conversations and what each waits for: annotators or the desk (see nextPatient).
+const open = new Set<OpenConversation>();
 let next = 0;
 
 async function waitForServer(): Promise<void> {
@@ -85,18 +91,24 @@ void followRequests(client, MEMORIES, {
 });
 
 const timer = setInterval(() => {
-  const picked = nextPatient(scripts, next, open, maxOpen);
+  const picked = nextPatient(scripts, next, [...open], maxOpen);
   if (!picked) {
     return;
   }
   const { script } = picked;
   next = picked.next;
-  const kind = kindOf(script);
-  open[kind] += 1;
-  runConversation(client, outcomes, script, log, { inbox, replyDelayMs })
+  const conversation: OpenConversation = { script, phase: firstPhase(script) };
+  open.add(conversation);
+  runConversation(client, outcomes, script, log, {
+    inbox,
+    replyDelayMs,
+    onPhase: (phase) => {
+      conversation.phase = phase;
+    },
+  })
     .catch((error: unknown) => log(`${script.id}: ${String(error)}`))
     .finally(() => {
-      open[kind] -= 1;
+      open.delete(conversation);
     });
 }, 60_000 / perMinute);
 

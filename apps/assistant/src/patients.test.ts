@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { demoRotation, kindOf, nextPatient, PATIENTS } from './patients.ts';
+import {
+  demoRotation,
+  firstPhase,
+  nextPatient,
+  PATIENTS,
+  type OpenConversation,
+  type PatientScript,
+} from './patients.ts';
 
 /** The parts of a job's data these checks read (spec 1 §3 job event data). */
 interface JobData {
@@ -69,26 +76,38 @@ describe('the demo patients', () => {
     expect(handovers).toEqual(handovers.map((_, k) => 2 * k + 1));
   });
 
-  it('keep starting patients for the exception desk while intakes wait for annotators, and the other way round', () => {
+  it('keep handing patients to a reviewer alone at the desk, while intakes wait for annotators nobody works', () => {
     const order = demoRotation(PATIENTS);
-    // Three intakes wait for annotators nobody works: only patients for the desk start.
-    const full = { intake: 3, handover: 0 };
-    let next = 0;
-    const started: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const picked = nextPatient(order, next, full, 3);
-      expect(picked).not.toBeNull();
-      started.push(picked?.script.id ?? '');
-      expect(picked && kindOf(picked.script)).toBe('handover');
-      next = picked?.next ?? next;
-    }
-    expect(new Set(started).size).toBe(Math.min(3, order.filter((p) => p.handover).length));
-    // Three wait for a reviewer: only intakes start, in their turn.
-    const desk = nextPatient(order, 1, { intake: 0, handover: 3 }, 3);
-    expect(desk?.script).toBe(order[2]);
-    expect(desk?.next).toBe(3);
-    // Both full: nobody starts.
-    expect(nextPatient(order, 0, { intake: 3, handover: 3 }, 3)).toBeNull();
+    const byId = (id: string) => PATIENTS.find((p) => p.id === id) as PatientScript;
+    // Three intakes wait for annotators; Noah waits at the desk, Rangi in the restricted queue.
+    const open: OpenConversation[] = [
+      ...order
+        .filter((p) => !p.handover)
+        .slice(0, 3)
+        .map((script) => ({ script, phase: 'intake' as const })),
+      { script: byId('ask-human'), phase: 'desk' },
+      { script: byId('staff-member'), phase: 'desk' },
+    ];
+    // Nobody else starts: the intakes are full and Noah and Rangi already wait at the desk.
+    expect(nextPatient(order, 0, open, 3)).toBeNull();
+    // The reviewer hands Noah back: he waits for annotators now, and another Noah comes.
+    const noah = open[3] as OpenConversation;
+    noah.phase = 'intake';
+    const picked = nextPatient(order, 0, open, 3);
+    expect(picked?.script.id).toBe('ask-human');
+    expect(firstPhase(picked?.script as PatientScript)).toBe('desk');
+    // Ava goes off-script only after an intake step: she waits for annotators first.
+    expect(firstPhase(byId('off-script'))).toBe('intake');
+  });
+
+  it('start patients in rotation, skipping those whose wait is full', () => {
+    const order = demoRotation(PATIENTS);
+    expect(nextPatient(order, 0, [], 3)).toEqual({ script: order[0], next: 1 });
+    const deskFull: OpenConversation[] = order
+      .filter((p) => p.handover?.atStep === 0)
+      .map((script) => ({ script, phase: 'desk' }));
+    // Noah's turn (1) is skipped while he waits at the desk: the next intake starts.
+    expect(nextPatient(order, 1, deskFull, 3)).toEqual({ script: order[2], next: 3 });
   });
 
   it('offer a question to rephrase, and annotations to hide (annotate-only) and to start without (verify-answered)', () => {

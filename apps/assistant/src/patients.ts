@@ -452,30 +452,50 @@ export function demoRotation(scripts: readonly PatientScript[]): PatientScript[]
   return order;
 }
 
-/** The two kinds of demo patient, each with its own limit of open conversations. */
-export type PatientKind = 'intake' | 'handover';
+/**
+ * What an open demo conversation waits for: annotators (`intake`: its jobs on the federated
+ * queue) or the exception desk (`desk`: handed over to a human).
+ */
+export type Phase = 'intake' | 'desk';
 
-export const kindOf = (script: PatientScript): PatientKind =>
-  script.handover ? 'handover' : 'intake';
+/** What a patient first waits for: the desk when they are handed over before any step. */
+export const firstPhase = (script: PatientScript): Phase =>
+  script.handover?.atStep === 0 ? 'desk' : 'intake';
+
+/** An open demo conversation and what it waits for now. */
+export interface OpenConversation {
+  readonly script: PatientScript;
+  phase: Phase;
+}
 
 /**
- * The next patient to start from the rotation at `next`, skipping those whose kind already has
- * `maxOpen` conversations open; null when both kinds are full. Each kind has its own limit, so
- * intakes waiting for annotators nobody works never keep the exception desk from getting work,
- * nor a patient who waits for a reviewer the intakes.
+ * The next patient to start from the rotation at `next`, or null. A patient starts only while
+ * fewer than `maxOpen` open conversations wait for what they will first wait for, and, for the
+ * desk, while the same patient is not already waiting there. So intakes waiting for annotators
+ * nobody works (handed-back patients among them) never keep work from a reviewer at the desk,
+ * and a patient nobody at the desk may take (the restricted queue) holds up only their own script.
  */
 export function nextPatient(
   rotation: readonly PatientScript[],
   next: number,
-  open: Readonly<Record<PatientKind, number>>,
+  open: readonly OpenConversation[],
   maxOpen: number,
 ): { script: PatientScript; next: number } | null {
   for (let tried = 0; tried < rotation.length; tried++) {
     const at = next + tried;
     const script = rotation[at % rotation.length];
-    if (script && open[kindOf(script)] < maxOpen) {
-      return { script, next: at + 1 };
+    if (!script) {
+      continue;
     }
+    const phase = firstPhase(script);
+    const waiting = open.filter((o) => o.phase === phase);
+    if (waiting.length >= maxOpen) {
+      continue;
+    }
+    if (phase === 'desk' && waiting.some((o) => o.script.id === script.id)) {
+      continue;
+    }
+    return { script, next: at + 1 };
   }
   return null;
 }
