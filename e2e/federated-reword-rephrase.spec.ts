@@ -190,3 +190,28 @@ test("the rephrase screen's own Exception sends the exception", async ({ page, r
     data: { action: 'suggest_escalation', entities: [], slot: { code: 'current_complaint' } },
   });
 });
+
+test('a custom exception label names the Exception button, skips the rephrase screen and sends suggest_forget', async ({
+  page,
+  request,
+}) => {
+  await annotatorWaiting(page);
+  const job = await sendJob(
+    request,
+    complaintJob({
+      job: { purpose: 'full', exceptionLabel: 'Not about health' },
+      rephraseOptions: 'Where does it hurt?~When did the pain start?',
+    }),
+  );
+  await expect(page.getByRole('button', { name: 'Exception', exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Not about health' }).click();
+  const dialog = page.getByRole('dialog', { name: "Raise 'Not about health'?" });
+  await expect(dialog).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Rephrase previous question.' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Not about health' }).click();
+  const result = await completedResult(request, job);
+  expect(result).toMatchObject({
+    type: 'message.annotation',
+    data: { action: 'suggest_forget', entities: [], slot: { code: 'current_complaint' } },
+  });
+});
