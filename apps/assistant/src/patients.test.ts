@@ -88,7 +88,11 @@ describe('the demo patients', () => {
       { script: byId('ask-human'), phase: 'desk' },
       { script: byId('staff-member'), phase: 'desk' },
     ];
-    // Nobody else starts: the intakes are full and Noah and Rangi already wait at the desk.
+    // Lucía, who asks about a medicine dose, comes to the desk beside Noah.
+    const lucia = nextPatient(order, 0, open, 3);
+    expect(lucia?.script.id).toBe('medication-question');
+    open.push({ script: byId('medication-question'), phase: 'desk' });
+    // Now nobody else starts: the intakes are full and the desk holds three.
     expect(nextPatient(order, 0, open, 3)).toBeNull();
     // The reviewer hands Noah back: he waits for annotators now, and another Noah comes.
     const noah = open[3] as OpenConversation;

@@ -381,6 +381,31 @@ export const PATIENTS: readonly PatientScript[] = [
     ],
   },
   {
+    id: 'medication-question',
+    name: { given: 'Lucía', family: 'Fernández' },
+    tenant: 'harbour-health',
+    handover: {
+      atStep: 0,
+      question: 'What brings you in today?',
+      trigger: 'Can I take two more of my blood thinner tablets? I think I missed yesterday.',
+      botSays: 'I cannot advise on medicine doses. A clinician will answer you here in a moment.',
+      reason: 'The patient asked about a medicine dose',
+      replies: [
+        'It is warfarin, 5 mg in the evening. I missed last night and took today as usual.',
+        'No bleeding or bruising. My next INR check is on Friday.',
+      ],
+      taskSlot: { code: 'chief_complaints', description: 'chief complaint' },
+    },
+    steps: [
+      slotStep(
+        'current complaint',
+        { code: 'current_complaint', description: 'current complaint' },
+        () => 'Is there anything else bothering you today?',
+        () => 'Just some tiredness this week',
+      ),
+    ],
+  },
+  {
     id: 'off-script',
     name: { given: 'Ava', family: 'Thompson' },
     tenant: 'harbour-health',
