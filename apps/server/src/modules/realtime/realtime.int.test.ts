@@ -593,6 +593,17 @@ describe('technician sessions over WebSockets', () => {
       headers: { authorization: `Bearer ${ann.token}` },
     });
     expect(count.json()).toEqual({ federated: 1, exception: 0 });
+    // The same technician's priority socket is not a second federated session.
+    const priority = await connect(ann.token, '/ws/priority');
+    await priority.next('technician.session.paused');
+    const withPriority = await t.app.inject({
+      method: 'GET',
+      url: '/internal/sessions/_count',
+      headers: { authorization: `Bearer ${ann.token}` },
+    });
+    expect(withPriority.json()).toEqual({ federated: 1, exception: 0 });
+    priority.ws.close();
+    await priority.closed;
 
     const close = await t.app.inject({
       method: 'GET',

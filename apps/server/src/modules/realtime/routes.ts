@@ -108,8 +108,7 @@ export function registerSessionRoutes(
     'GET /internal/sessions/_count',
     { schema: { response: { 200: SessionCount } } },
     async () => {
-      const counts = await deps.sessionsRepo.countConnected();
-      return { federated: counts.federated + counts.priority, exception: counts.exceptions };
+      return deps.sessionsRepo.countTechnicians();
     },
   );
 

@@ -130,21 +130,26 @@ export function createSessionsRepository(db: Database, staleMs: number) {
         .execute();
     },
 
-    /** Connected sessions per source. */
-    async countConnected(): Promise<Record<SessionSource, number>> {
+    /**
+     * Technicians with a connected socket: `federated` counts each technician of the federated
+     * screen once, whether it holds its federated socket, its priority socket or both.
+     */
+    async countTechnicians(): Promise<{ federated: number; exception: number }> {
       const stale = new Date(Date.now() - staleMs);
-      const rows = await db
+      const row = await db
         .selectFrom('technician_sessions')
-        .select(['source', sql<number>`count(*)::int`.as('n')])
+        .select([
+          sql<number>`count(distinct user_id) filter (where source in ('federated', 'priority'))::int`.as(
+            'federated',
+          ),
+          sql<number>`count(distinct user_id) filter (where source = 'exceptions')::int`.as(
+            'exception',
+          ),
+        ])
         .where('connection_id', 'is not', null)
         .where('last_seen_at', '>=', stale)
-        .groupBy('source')
-        .execute();
-      const counts: Record<SessionSource, number> = { federated: 0, exceptions: 0, priority: 0 };
-      for (const row of rows) {
-        counts[row.source] = row.n;
-      }
-      return counts;
+        .executeTakeFirstOrThrow();
+      return { federated: row.federated, exception: row.exception };
     },
 
     async remove(userId: string): Promise<number> {
