@@ -14,7 +14,8 @@
  * Prints `name: value` lines and the ratios. Not a test: nothing here asserts.
  *
  *   npm run bench:dispatch   (BENCH_DATABASE_URL, BENCH_JOBS, BENCH_TECHNICIANS, BENCH_RATE,
- *                             BENCH_RATE_SECONDS, BENCH_WARMUP to adjust)
+ *                             BENCH_RATE_SECONDS, BENCH_WARMUP to adjust; BENCH_SYSTEMS=loopdesk,
+ *                             graphile_worker,pg_boss to run only some)
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -348,11 +349,14 @@ console.log(`steady_seconds: ${RATE_SECONDS}`);
 console.log(`connections_per_system: ${CONNECTIONS}`);
 console.log(`load_average_at_start: ${load()}`);
 
-const systems = [
-  ['loopdesk', 'loopdesk_bench', loopdesk],
-  ['graphile_worker', 'loopdesk_bench_graphile', graphile],
-  ['pg_boss', 'loopdesk_bench_pgboss', pgBoss],
-] as const;
+const ONLY = process.env.BENCH_SYSTEMS?.split(',').map((name) => name.trim());
+const systems = (
+  [
+    ['loopdesk', 'loopdesk_bench', loopdesk],
+    ['graphile_worker', 'loopdesk_bench_graphile', graphile],
+    ['pg_boss', 'loopdesk_bench_pgboss', pgBoss],
+  ] as const
+).filter(([name]) => !ONLY || ONLY.includes(name));
 const figures: Record<string, { saturation: Figures; steady: Figures }> = {};
 for (const [name, databaseName, start] of systems) {
   const url = await freshDatabase(databaseName);

@@ -169,6 +169,12 @@ export interface HubOptions {
   ) => Promise<string | null> | string | null;
 }
 
+/**
+ * How long after seeing a backlog (or no technician waiting) new jobs skip the direct hand-off
+ * and are queued for the claim passes (bench/README.md, dispatch).
+ */
+const HAND_OFF_RETRY_MS = 100;
+
 /** Technician sockets of this node: session states, dispatch, submissions, heartbeats. */
 export function createRealtimeHub(options: HubOptions) {
   const { db, bus, jobs, sessions, log } = options;
@@ -209,7 +215,11 @@ export function createRealtimeHub(options: HubOptions) {
    * assignment (technician and attempt): if it was returned and taken again since, nothing moves.
    */
   async function giveBack(userId: string, job: Pick<JobRow, 'id' | 'attempts'>): Promise<void> {
-    const released = await returnJobs({ jobId: job.id, assigneeId: userId, attempts: job.attempts });
+    const released = await returnJobs({
+      jobId: job.id,
+      assigneeId: userId,
+      attempts: job.attempts,
+    });
     if (released.length > 0) {
       await bus.publish('jobs.available', { queues: released.map((j) => j.queue) });
     }
@@ -287,6 +297,19 @@ export function createRealtimeHub(options: HubOptions) {
     },
   });
 
+  /**
+   * Per queue, when this node last saw work waiting for technicians rather than technicians
+   * waiting for work: a direct hand-off that found no taker, or a claim pass that filled every
+   * waiting technician. For a short while after, new jobs are inserted plainly and the claim
+   * passes (one statement for many technicians) hand them out: under a backlog the hand-off can
+   * find no taker anyway, and its longer statement only slows the producers down.
+   */
+  const backlogSeenAt = new Map<string, number>();
+  /** Direct hand-offs of this node whose statement has not returned yet. */
+  let handOffsInFlight = 0;
+  const backlogLikely = (queue: string) =>
+    performance.now() - (backlogSeenAt.get(queue) ?? -Infinity) < HAND_OFF_RETRY_MS;
+
   let dispatchRunning: Promise<void> | null = null;
   let dispatchAgain = false;
 
@@ -346,6 +369,11 @@ export function createRealtimeHub(options: HubOptions) {
         open.map((c) => ({ userId: c.userId, connectionId: c.id, email: c.email, ip: c.ip })),
         options.leaseMs,
       );
+      if (open.length > 0 && claimed.length >= open.length) {
+        backlogSeenAt.set(queue, performance.now());
+      } else {
+        backlogSeenAt.delete(queue);
+      }
       for (const row of claimed) {
         const { conn_id: connectionId, taker_email: _email, taker_ip: _ip, ...job } = row;
         const conn = connections.get(connectionId);
@@ -388,14 +416,28 @@ export function createRealtimeHub(options: HubOptions) {
    */
   async function enqueue(job: NewJob, trx?: Transaction<DB>): Promise<Enqueued> {
     const sources = sourcesOf(job.queue);
-    if (sources.length === 0) {
+    // Concurrent enqueues (a burst, a saturated node) are inserted plainly: one claim pass then
+    // hands out many jobs in one statement, where hand-offs would each lock and write a session
+    // in the producer's statement and slow every producer down (bench/README.md, dispatch).
+    if (sources.length === 0 || handOffsInFlight > 0 || backlogLikely(job.queue)) {
       return { ...(await jobs.enqueue(job, trx)), conn_id: null, taker_node: null };
     }
-    return dispatchRepo.enqueue(
-      job,
-      { sources, leaseMs: options.leaseMs, staleBefore: new Date(Date.now() - staleMs) },
-      trx,
-    );
+    handOffsInFlight += 1;
+    const enqueued = await dispatchRepo
+      .enqueue(
+        job,
+        { sources, leaseMs: options.leaseMs, staleBefore: new Date(Date.now() - staleMs) },
+        trx,
+      )
+      .finally(() => {
+        handOffsInFlight -= 1;
+      });
+    if (enqueued.conn_id) {
+      backlogSeenAt.delete(job.queue);
+    } else {
+      backlogSeenAt.set(job.queue, performance.now());
+    }
+    return enqueued;
   }
 
   /**
