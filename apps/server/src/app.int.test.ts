@@ -43,6 +43,14 @@ describe('the HTTP app', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log("portal");');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // A rebuild while the server runs: its new asset is served at once; a missing one is a 404.
+    writeFileSync(path.join(web, 'assets', 'rebuilt.js'), 'console.log("rebuilt");');
+    const rebuilt = await t.app.inject({ method: 'GET', url: '/assets/rebuilt.js' });
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.body).toBe('console.log("rebuilt");');
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/gone.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/plain/);
   });
 
   it('answers unknown API paths with a 404 in the error shape, not the portal', async () => {

@@ -300,7 +300,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: config.webDist,
-      wildcard: false,
+      // Files are looked up on each request, not listed once at start: a rebuild while the
+      // server runs (new hashed asset names) is served at once.
+      wildcard: true,
       index: false,
       // Built assets carry a content hash in their names and never change; every other file (the
       // page itself) is checked again on each visit, so a new release shows at once.
@@ -313,6 +315,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         );
       },
     });
+  }
+  if (hasWeb) {
+    // The page at the root (the static files would answer a directory with 403).
+    app.get('/', (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
@@ -330,6 +338,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             `No route ${request.method} ${url}. Check the path against the API route table.`,
           ),
         );
+    }
+    if (url.startsWith('/assets/')) {
+      // A missing built file is a 404, not the page: a browser must not run HTML as a script.
+      return reply.status(404).type('text/plain').send(`No file ${url} in the built portal.`);
     }
     if (!hasWeb) {
       return reply
