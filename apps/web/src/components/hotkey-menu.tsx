@@ -17,7 +17,7 @@ import {
   type MenuState,
 } from '@loopdesk/workbench/menu.ts';
 import type { Presence } from '@loopdesk/contracts/workbench-payloads.ts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** Spec 1 §9: the popup is 536 px wide. */
 export const HOTKEY_MENU_WIDTH_PX = 536;
@@ -31,6 +31,22 @@ export interface MenuAnchor {
   /** The bottom of the selection. */
   bottom: number;
   left: number;
+  /** The top of the selection, when known: the popup goes above it when it cannot fit below. */
+  top?: number;
+}
+
+/**
+ * The popup's top edge: 50 px below the selection (spec 1 §9) when it fits in the window; else
+ * 50 px above the selection when it fits there; else as low as the window lets it be. A popup
+ * running off the bottom of the window would hide the entries it offers.
+ */
+export function menuTop(anchor: MenuAnchor, height: number, viewportHeight: number): number {
+  const below = anchor.bottom + HOTKEY_MENU_OFFSET_PX;
+  if (viewportHeight <= 0 || below + height <= viewportHeight) {
+    return below;
+  }
+  const above = (anchor.top ?? anchor.bottom) - HOTKEY_MENU_OFFSET_PX - height;
+  return above >= 0 ? above : Math.max(0, viewportHeight - height);
 }
 
 export interface HotkeyMenuProps {
@@ -103,6 +119,15 @@ export function HotkeyMenu({
     return () => document.removeEventListener('keydown', onKeyDown, true);
   }, []);
 
+  // Placed before the browser paints: measured, then moved up only if it would not fit below.
+  const paper = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = paper.current;
+    if (element) {
+      element.style.top = `${menuTop(anchor, element.offsetHeight, window.innerHeight)}px`;
+    }
+  });
+
   const pages = menuPages(state);
   const items = currentPage(state);
   const left = Math.max(
@@ -112,6 +137,7 @@ export function HotkeyMenu({
 
   return (
     <Paper
+      ref={paper}
       elevation={8}
       sx={{
         position: 'fixed',

@@ -48,7 +48,7 @@ export function useAnnotationMenu(options: {
       setPending((current) => ({
         key: (current?.key ?? 0) + 1,
         selection: result.selection,
-        anchor: { bottom: rect?.bottom ?? 0, left: rect?.left ?? 0 },
+        anchor: { bottom: rect?.bottom ?? 0, left: rect?.left ?? 0, top: rect?.top ?? 0 },
       }));
     },
     [text, entities, enabled],

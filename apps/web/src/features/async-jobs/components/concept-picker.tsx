@@ -41,6 +41,8 @@ export interface ConceptPickerProps {
   errorMessage: string;
   disabled?: boolean;
   autoFocus?: boolean;
+  /** A line under the field, e.g. that no concept is chosen yet although text is searched. */
+  helperText?: string;
 }
 
 /** One concept from `data/concept/_query`, searched from 3 typed characters (spec 3 §9). */
@@ -52,6 +54,7 @@ export function ConceptPicker({
   errorMessage,
   disabled = false,
   autoFocus = false,
+  helperText,
 }: ConceptPickerProps) {
   const [text, setText] = useState(value?.name ?? initialText);
   const concepts = useConceptQuery(text);
@@ -89,7 +92,9 @@ export function ConceptPicker({
           </li>
         );
       }}
-      renderInput={(params) => <TextField {...params} label={label} autoFocus={autoFocus} />}
+      renderInput={(params) => (
+        <TextField {...params} label={label} autoFocus={autoFocus} helperText={helperText} />
+      )}
     />
   );
 }

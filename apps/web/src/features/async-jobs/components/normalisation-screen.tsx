@@ -125,6 +125,10 @@ export function NormalisationScreen(props: TaskScreenProps) {
                       value={row.concept}
                       initialText={row.concept?.name ?? row.entity.extract}
                       disabled={row.unable}
+                      // The entity's words are only the search: say so until a concept is chosen.
+                      {...(row.concept || row.unable
+                        ? {}
+                        : { helperText: 'No concept chosen: pick one from the list.' })}
                       onChange={(concept) => update(row.entity.id, { concept })}
                       errorMessage={NORMALISED_CONCEPTS_LOAD_ERROR}
                     />

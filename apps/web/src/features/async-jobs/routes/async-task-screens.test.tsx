@@ -145,9 +145,12 @@ describe(
       ).toBeInTheDocument();
       const publish = screen.getByRole('button', { name: 'Publish' });
       expect(publish).toBeDisabled();
+      // The entity's words fill the search, but nothing is chosen yet: each field says so.
+      expect(screen.getAllByText('No concept chosen: pick one from the list.')).toHaveLength(2);
       await events.click(screen.getByRole('combobox', { name: 'Concept of cough' }));
       await events.click(await screen.findByRole('option', { name: /^cough/ }));
       expect(publish).toBeDisabled();
+      expect(screen.getAllByText('No concept chosen: pick one from the list.')).toHaveLength(1);
       await events.click(screen.getByRole('checkbox', { name: 'Unable to normalise fever' }));
       expect(publish).toBeEnabled();
       await publishAndConfirm();

@@ -192,7 +192,11 @@ export function Transcript({ transcript }: TranscriptProps) {
       {menu ? (
         <HotkeyMenu
           entries={MENU}
-          anchor={{ bottom: menu.rect?.bottom ?? 0, left: menu.rect?.left ?? 0 }}
+          anchor={{
+            bottom: menu.rect?.bottom ?? 0,
+            left: menu.rect?.left ?? 0,
+            top: menu.rect?.top ?? 0,
+          }}
           label="Focus an entity"
           onAnnotate={(category) => {
             setFocus({ extract: menu.extract, category });
