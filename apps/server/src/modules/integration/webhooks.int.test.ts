@@ -400,11 +400,7 @@ describe('webhook delivery of the outbox to the assistant', () => {
         headers: { authorization: `Bearer ${plainKey}` },
       });
       const events = feed.json<{ events: { id: string; type: string }[] }>().events;
-      expect(events.map((e) => e.type)).toEqual([
-        'job.created',
-        'job.cancelled',
-        'job.requeued',
-      ]);
+      expect(events.map((e) => e.type)).toEqual(['job.created', 'job.cancelled', 'job.requeued']);
       const rows = await plain.database.db.selectFrom('webhook_deliveries').selectAll().execute();
       expect(rows).toEqual([]);
       const adminToken = (await tokenForRoles(plain, 'ada@example.test', ['admin'])).token;

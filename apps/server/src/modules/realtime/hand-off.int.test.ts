@@ -48,7 +48,9 @@ function harness(env: Record<string, string> = {}) {
     await until(
       async () =>
         (
-          await sql<{ n: number }>`select count(*)::int as n from technician_sessions where connection_id is not null`.execute(
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from technician_sessions where connection_id is not null`.execute(
             state.t.database.db,
           )
         ).rows[0]?.n,
