@@ -17,6 +17,17 @@ import { recordJobEvent } from '../integration/outbox.ts';
 
 const SIZE_CACHE_MS = 1000;
 
+/** What admins read of a dead-lettered job, in the list and after acting on it. */
+const deadJobView = (job: JobRow) => ({
+  id: job.id,
+  queue: job.queue,
+  type: job.type,
+  tenant: job.tenant,
+  attempts: job.attempts,
+  lastError: job.last_error,
+  createdAt: new Date(job.created_at).toISOString(),
+});
+
 /** `GET /internal/queues/{queue}/_size`: every open portal polls three of these every 5 s. */
 export function registerQueueRoutes(api: ApiRouter, db: Database, bus: Bus): void {
   const jobs = createJobsRepository(db);
@@ -51,27 +62,16 @@ export function registerQueueRoutes(api: ApiRouter, db: Database, bus: Bus): voi
   }));
 
   api.route('GET /internal/jobs/_dead', { schema: { response: { 200: DeadJobs } } }, async () => ({
+    // A dead job was last changed when it died.
     items: (await jobs.listDead(500)).map((job) => ({
-      id: job.id,
-      queue: job.queue,
-      type: job.type,
-      tenant: job.tenant,
-      attempts: job.attempts,
-      lastError: job.last_error,
-      createdAt: new Date(job.created_at).toISOString(),
+      ...deadJobView(job),
       deadAt: new Date(job.updated_at).toISOString(),
     })),
   }));
 
   const outcome = (job: JobRow): DeadJobOutcome => ({
-    id: job.id,
-    queue: job.queue,
-    type: job.type,
-    tenant: job.tenant,
+    ...deadJobView(job),
     state: job.state,
-    attempts: job.attempts,
-    lastError: job.last_error,
-    createdAt: new Date(job.created_at).toISOString(),
     updatedAt: new Date(job.updated_at).toISOString(),
   });
 
