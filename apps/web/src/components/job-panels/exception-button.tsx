@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { DEFAULT_EXCEPTION_LABEL } from '@loopdesk/workbench/purposes.ts';
 import { ConfirmDialog } from '../confirm-dialog.tsx';
-import { CUSTOM_EXCEPTION_CONFIRM, exceptionConfirmTitle } from '../../lib/jobs/exception.ts';
+import { exceptionConfirmation } from '../../lib/jobs/exception.ts';
 
 export interface ExceptionButtonProps {
   /** Called once the technician confirms. */
@@ -19,7 +19,7 @@ export interface ExceptionButtonProps {
  */
 export function ExceptionButton({
   onRaise,
-  message,
+  message = 'The job goes to the exception desk.',
   disabled = false,
   label = DEFAULT_EXCEPTION_LABEL,
 }: ExceptionButtonProps) {
@@ -36,14 +36,7 @@ export function ExceptionButton({
       </Button>
       <ConfirmDialog
         open={confirming}
-        title={exceptionConfirmTitle(label)}
-        message={
-          message ??
-          (label === DEFAULT_EXCEPTION_LABEL
-            ? 'The job goes to the exception desk.'
-            : CUSTOM_EXCEPTION_CONFIRM)
-        }
-        confirmLabel={label === DEFAULT_EXCEPTION_LABEL ? 'Raise exception' : label}
+        {...exceptionConfirmation(label, message)}
         disablePortal
         onConfirm={() => {
           setConfirming(false);

@@ -38,9 +38,8 @@ import {
 } from '@loopdesk/workbench/validation.ts';
 import { useMemo, useRef, useState } from 'react';
 import {
-  CUSTOM_EXCEPTION_CONFIRM,
   customEventLabel,
-  exceptionConfirmTitle,
+  exceptionConfirmation,
   sendException,
 } from '../../lib/jobs/exception.ts';
 import { useIntentContextMenu } from '../../lib/jobs/get-context-menu.ts';
@@ -268,13 +267,10 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
   const exceptionDialog = (
     <ConfirmDialog
       open={confirmingException}
-      title={exceptionConfirmTitle(customLabel ?? DEFAULT_EXCEPTION_LABEL)}
-      message={
-        customLabel === undefined
-          ? 'The message goes to the exception desk without your annotations.'
-          : CUSTOM_EXCEPTION_CONFIRM
-      }
-      confirmLabel={customLabel ?? 'Raise exception'}
+      {...exceptionConfirmation(
+        customLabel,
+        'The message goes to the exception desk without your annotations.',
+      )}
       disablePortal
       onConfirm={raiseException}
       onCancel={() => setConfirmingException(false)}

@@ -56,9 +56,17 @@ export function exceptionSubmission(job: TechnicianJob, view: MessageJob): Excep
 export const CUSTOM_EXCEPTION_CONFIRM =
   "The job's custom exception event asks the assistant to forget this message; your annotations are not sent.";
 
-/** Title of the confirmation of an exception button labelled `label`. */
-export function exceptionConfirmTitle(label: string): string {
-  return label === DEFAULT_EXCEPTION_LABEL ? 'Raise an exception?' : `Raise '${label}'?`;
+/**
+ * The confirmation of an exception button: the plain exception's (`message` says where the job
+ * goes), or the custom exception event's when the job sets a custom label.
+ */
+export function exceptionConfirmation(
+  label: string | undefined,
+  message: string,
+): { title: string; message: string; confirmLabel: string } {
+  return label === undefined || label === DEFAULT_EXCEPTION_LABEL
+    ? { title: 'Raise an exception?', message, confirmLabel: 'Raise exception' }
+    : { title: `Raise '${label}'?`, message: CUSTOM_EXCEPTION_CONFIRM, confirmLabel: label };
 }
 
 /**
