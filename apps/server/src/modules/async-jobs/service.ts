@@ -81,7 +81,7 @@ export function toTask(row: TaskRow, now = new Date()): AsyncTask {
 }
 
 /** What each step's `data` is (docs/async-pipelines.md), for the message of a body of the wrong shape. */
-const SUBMISSION_SHAPES: Record<SubmissionKind, string> = {
+export const SUBMISSION_SHAPES: Record<SubmissionKind, string> = {
   rephrase: '{ rephrases: [string] }',
   'rephrase.approval': '{ rephrases_removed: [string], rephrases: [string], intents: [string] }',
   annotation: '{ annotations: { entities: [entity] } }',
@@ -95,9 +95,10 @@ const SUBMISSION_SHAPES: Record<SubmissionKind, string> = {
     '{ removedObservations: [id], observations: [observation relationship] }',
   complications: '{ complications: [{ complication, complicationCUI }] }',
   'complications.approval':
-    '{ complications_removed: [id], complications: [{ complication, complicationCUI }] }',
+    '{ complications_removed: [id], complications_restored: [id], complications: [{ complication, complicationCUI }] }',
   questions: '{ questions: [{ text }] }',
-  'questions.approval': '{ questions_removed: [id], questions: [{ text }] }',
+  'questions.approval':
+    '{ questions_removed: [id], questions_restored: [id], questions: [{ text }] }',
   location: '{ locations: { pathologicalProcesses, bodySystems, anatomicalLocations } }',
   differential: '{ differential: [{ name, code, rank }] }',
   'conversation.annotation':
