@@ -463,6 +463,8 @@ describe('the integration API: the assistant sends jobs with an API key', () => 
       expect((await read(before)).events).toEqual([]);
       release();
       await slow;
+      // Another test file's open transaction may hold the cluster-wide horizon for a moment.
+      await feedCaughtUp(t.database.db);
       const after = await read(before);
       expect(after.events.map((e) => e.type)).toEqual(['job.requeued', 'job.created']);
     });
