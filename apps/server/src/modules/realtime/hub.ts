@@ -275,6 +275,7 @@ export function createRealtimeHub(options: HubOptions) {
     conn.job = job;
     if (state === 'waiting') {
       conn.waitingSince = Date.now();
+      technicianWaits(conn);
     }
     await sessions.setState(conn.id, state, job?.id ?? null);
   }
@@ -298,17 +299,23 @@ export function createRealtimeHub(options: HubOptions) {
   });
 
   /**
-   * Per queue, when this node last saw work waiting for technicians rather than technicians
-   * waiting for work: a direct hand-off that found no taker, or a claim pass that filled every
-   * waiting technician. For a short while after, new jobs are inserted plainly and the claim
-   * passes (one statement for many technicians) hand them out: under a backlog the hand-off can
-   * find no taker anyway, and its longer statement only slows the producers down.
+   * Per queue, when a direct hand-off of this node last found no taker (work waits for
+   * technicians, not technicians for work). Until a technician of this node waits again, or for
+   * a short while, new jobs are inserted plainly and the claim passes (one statement for many
+   * technicians) hand them out: the hand-off could find no taker anyway, and its longer statement
+   * only slows the producers down.
    */
   const backlogSeenAt = new Map<string, number>();
   /** Direct hand-offs of this node whose statement has not returned yet. */
   let handOffsInFlight = 0;
   const backlogLikely = (queue: string) =>
     performance.now() - (backlogSeenAt.get(queue) ?? -Infinity) < HAND_OFF_RETRY_MS;
+  /** A technician of this node waits for work: its queues have no backlog to wait out. */
+  function technicianWaits(conn: Connection): void {
+    for (const queue of SOURCE_QUEUES[conn.source]) {
+      backlogSeenAt.delete(queue);
+    }
+  }
 
   let dispatchRunning: Promise<void> | null = null;
   let dispatchAgain = false;
@@ -369,9 +376,8 @@ export function createRealtimeHub(options: HubOptions) {
         open.map((c) => ({ userId: c.userId, connectionId: c.id, email: c.email, ip: c.ip })),
         options.leaseMs,
       );
-      if (open.length > 0 && claimed.length >= open.length) {
-        backlogSeenAt.set(queue, performance.now());
-      } else {
+      if (claimed.length < open.length) {
+        // Technicians are left waiting: the queue is drained.
         backlogSeenAt.delete(queue);
       }
       for (const row of claimed) {
@@ -573,6 +579,7 @@ export function createRealtimeHub(options: HubOptions) {
     conn.state = 'waiting';
     conn.job = null;
     conn.waitingSince = Date.now();
+    technicianWaits(conn);
     announce(conn);
     void dispatch();
     if (conn.source === 'exceptions') {
