@@ -99,7 +99,11 @@ describe.skipIf(!adminUrl)(
       let pending: string | null = null;
       socket.ws.on('message', (raw: Buffer) => {
         const event = JSON.parse(raw.toString()) as { type: string; data: { jobId?: string } };
-        if (event.type === 'technician.session.waiting' && pending) {
+        // The answer is acknowledged by the session waiting again or, while jobs are queued, by
+        // the next job (it comes in the statement that completed the answered one).
+        const acknowledges =
+          event.type === 'technician.session.waiting' || event.type === 'message.annotation.job';
+        if (acknowledges && pending) {
           acked.set(pending, name);
           pending = null;
         }

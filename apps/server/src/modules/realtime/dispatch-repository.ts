@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../platform/db/database.ts';
+import { PREPARED, type Database } from '../../platform/db/database.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { QueueName } from '@loopdesk/contracts/jobs.ts';
 import type { JobRow, NewJob } from '../jobs/repository.ts';
@@ -39,7 +39,7 @@ export function createDispatchRepository(db: Database) {
       trx: Database | Transaction<DB> = db,
     ): Promise<EnqueuedRow> {
       const priority = job.priority ?? 0;
-      const result = await sql<EnqueuedRow>`
+      const result = await sql<EnqueuedRow>`${sql.raw(PREPARED)}
         with taker as (
           select s.user_id, s.connection_id, s.node_id, s.ip, u.email
           from technician_sessions s join users u on u.id = s.user_id
@@ -104,7 +104,7 @@ export function createDispatchRepository(db: Database) {
       if (takers.length === 0) {
         return [];
       }
-      const result = await sql<ClaimedRow>`
+      const result = await sql<ClaimedRow>`${sql.raw(PREPARED)}
         with locked as (
           select id, priority, queued_at, seq from jobs
           where queue = ${queue} and state = 'queued'
@@ -191,9 +191,11 @@ export function createDispatchRepository(db: Database) {
     },
 
     /**
-     * Completes the job its assignee holds, sets their session waiting and, when given, records
-     * the outbox event and its webhook delivery — one statement, so one round trip and atomic.
-     * Undefined when the job is not theirs any more (duplicate or stale submission).
+     * Completes the job its assignee holds and, when given, records the outbox event and its
+     * webhook delivery — one statement, so one round trip and atomic. With `next`, the same
+     * statement hands the technician the oldest queued job of `next.queues`: the session stays
+     * activated with the new job, which is audited as delivered. Without a next job the
+     * session waits. Undefined when the job is not theirs any more (duplicate or stale submission).
      */
     async complete(input: {
       jobId: string;
@@ -204,19 +206,53 @@ export function createDispatchRepository(db: Database) {
       result: unknown;
       completedAt: Date;
       event?: { type: string; data: unknown };
-    }): Promise<JobRow | undefined> {
+      next?: { queues: readonly string[]; leaseMs: number };
+    }): Promise<{ done: JobRow; next: JobRow | null } | undefined> {
       const event = input.event;
-      const result = await sql<JobRow>`
+      const next = input.next;
+      const result = await sql<JobRow & { role: 'done' | 'next' }>`${sql.raw(PREPARED)}
         with done as (
           update jobs set
             state = 'completed', result = ${JSON.stringify(input.result)}::jsonb,
             completed_at = ${input.completedAt}, updated_at = now(), lease_expires_at = null
           where id = ${input.jobId} and state = 'assigned' and assignee_id = ${input.userId}
           returning *
+        ),${
+          next
+            ? sql`
+        candidate as (
+          select j.id from jobs j
+          where j.queue = any(${[...next.queues]}::text[]) and j.state = 'queued'
+            and exists (select 1 from done)
+          order by j.priority desc, j.queued_at asc, j.seq asc
+          limit 1
+          for update of j skip locked
         ),
-        waiting as (
+        claimed as (
+          update jobs j set
+            state = 'assigned', assignee_id = ${input.userId}, attempts = j.attempts + 1,
+            lease_expires_at = now() + make_interval(secs => ${next.leaseMs / 1000}),
+            updated_at = now()
+          from candidate c
+          where j.id = c.id
+          returning j.*
+        ),
+        delivered as (
+          insert into audit_events (actor_id, actor_email, action, resource_type, resource_id, outcome, ip, details)
+          select ${input.userId}::uuid, ${input.email}, 'job.delivered', 'job', id::text, 'success', ${input.ip},
+            jsonb_build_object('queue', queue, 'type', type, 'tenant', tenant, 'attempt', attempts)
+          from claimed
+          returning 1
+        ),`
+            : sql`
+        claimed as (select * from jobs where false),`
+        }
+        session as (
           update technician_sessions set
-            state = 'waiting', current_job_id = null, waiting_since = now(), updated_at = now()
+            state = case when exists (select 1 from claimed) then 'activated' else 'waiting' end,
+            current_job_id = (select id from claimed),
+            waiting_since = case when exists (select 1 from claimed) then null else now() end,
+            updated_at = now()
           where connection_id = ${input.connectionId} and exists (select 1 from done)
           returning 1
         ),
@@ -242,8 +278,19 @@ export function createDispatchRepository(db: Database) {
         )`
             : sql``
         }
-        select * from done`.execute(db);
-      return result.rows[0];
+        select 'done' as role, * from done
+        union all
+        select 'next' as role, * from claimed`.execute(db);
+      const strip = (row: JobRow & { role: string }): JobRow => {
+        const { role: _role, ...job } = row;
+        return job;
+      };
+      const done = result.rows.find((row) => row.role === 'done');
+      if (!done) {
+        return undefined;
+      }
+      const claimed = result.rows.find((row) => row.role === 'next');
+      return { done: strip(done), next: claimed ? strip(claimed) : null };
     },
   };
 }

@@ -75,6 +75,22 @@ function harness(env: Record<string, string> = {}) {
       await socket.next('technician.session.waiting');
       return socket;
     },
+    /**
+     * A job a closed socket held (or was being given) is back in its queue, unassigned, and the
+     * technician's session is let go; then the next technician to resume gets it.
+     */
+    async handedBackAfterClose(jobId: string, userId: string): Promise<void> {
+      const back = await until(
+        () => this.job(jobId),
+        (job) => job.state === 'queued',
+      );
+      expect(back).toMatchObject({ state: 'queued', assignee_id: null });
+      expect(await this.session(userId)).toMatchObject({
+        state: 'paused',
+        connection_id: null,
+        current_job_id: null,
+      });
+    },
     job: (id: string) =>
       state.t.database.db
         .selectFrom('jobs')
@@ -144,9 +160,8 @@ describe('direct hand-off: a new job goes to a waiting technician in its own sta
       },
     ]);
 
-    // Ann's answer completes her job exactly once; the queued job follows by the ordinary claim.
+    // Ann's answer completes her job exactly once; the queued job follows in the same statement.
     ann.send('message.annotation', annotationData(first.id));
-    await ann.next('technician.session.waiting');
     expect((await ann.next('message.annotation.job')).data.jobId).toBe(third.id);
     expect(await h.job(first.id)).toMatchObject({ state: 'completed' });
   });
@@ -175,12 +190,20 @@ describe('direct hand-off: a new job goes to a waiting technician in its own sta
     expect(urgent).toMatchObject({ state: 'assigned', assignee_id: state.ann.userId });
     expect((await ann.next('message.annotation.job')).data.jobId).toBe(urgent.id);
     expect((await h.job(routine.id)).state).toBe('queued');
-    // But one of the same priority does.
-    await jobs.enqueue(newJob(5, { priority: 5 }));
+    // Her answer brings the routine job, in the same statement.
     ann.send('message.annotation', annotationData(urgent.id));
+    expect((await ann.next('message.annotation.job')).data.jobId).toBe(routine.id);
+    ann.send('message.annotation', annotationData(routine.id));
     await ann.next('technician.session.waiting');
+    await until(
+      () => h.session(state.ann.userId),
+      (s) => s.state === 'waiting',
+    );
+    // But an older job of the same priority does hold back a new one.
+    const same = await jobs.enqueue(newJob(5, { priority: 5 }));
     const later = await state.t.app.hub.add(newJob(6, { priority: 5 }));
     expect(later.state).toBe('queued');
+    expect((await ann.next('message.annotation.job')).data.jobId).toBe(same.id);
   });
 
   it('concurrent new jobs and claims never give one technician two jobs, nor one job to two', async () => {
@@ -223,16 +246,7 @@ describe('direct hand-off: a new job goes to a waiting technician in its own sta
     expect(handed.assignee_id).toBe(state.ann.userId);
     ann.ws.close();
     await ann.closed;
-    const back = await until(
-      () => h.job(handed.id),
-      (job) => job.state === 'queued',
-    );
-    expect(back).toMatchObject({ state: 'queued', assignee_id: null });
-    expect(await h.session(state.ann.userId)).toMatchObject({
-      state: 'paused',
-      connection_id: null,
-      current_job_id: null,
-    });
+    await h.handedBackAfterClose(handed.id, state.ann.userId);
     expect(await h.events(handed.id)).toEqual(['job.requeued']);
     // The next technician to resume gets it.
     const ben = await h.waiting(state.ben.token);
@@ -285,6 +299,107 @@ describe('direct hand-off: a new job goes to a waiting technician in its own sta
     expect(job.state).toBe('assigned');
     expect((await ann.next('message.annotation.job')).data.jobId).toBe(job.id);
     expect(await h.events(job.id)).toEqual(['job.created']);
+  });
+});
+
+describe('the next job in the submission’s own statement', () => {
+  const h = harness();
+  const { state } = h;
+
+  it('a submission brings the oldest queued job at once: no waiting frame, the session stays activated, the delivery audited', async () => {
+    const ann = await h.waiting(state.ann.token);
+    const first = await state.t.app.hub.add(newJob(1));
+    expect((await ann.next('message.annotation.job')).data.jobId).toBe(first.id);
+    const jobs = createJobsRepository(state.t.database.db);
+    const second = await jobs.enqueue(newJob(2));
+    const third = await jobs.enqueue(newJob(3));
+
+    ann.send('message.annotation', annotationData(first.id));
+    const next = await ann.next('message.annotation.job');
+    expect(next.data).toMatchObject({ jobId: second.id, tenant: 'acme', n: 2 });
+    // Waiting was announced once, on Resume; activated once, for the first job.
+    expect(ann.received.filter((e) => e.type === 'technician.session.waiting')).toHaveLength(1);
+    expect(ann.received.filter((e) => e.type === 'technician.session.activated')).toHaveLength(1);
+    expect(await h.job(first.id)).toMatchObject({ state: 'completed' });
+    expect(await h.job(second.id)).toMatchObject({
+      state: 'assigned',
+      assignee_id: state.ann.userId,
+      attempts: 1,
+    });
+    expect(await h.job(third.id)).toMatchObject({ state: 'queued', assignee_id: null });
+    expect(await h.session(state.ann.userId)).toMatchObject({
+      state: 'activated',
+      current_job_id: second.id,
+    });
+    const audit = await state.t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_id', 'resource_id'])
+      .where('resource_id', 'in', [first.id, second.id])
+      .execute();
+    // The answer's statement writes two of them, in no set order.
+    expect(audit).toHaveLength(3);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        { action: 'job.delivered', actor_id: state.ann.userId, resource_id: first.id },
+        { action: 'job.delivered', actor_id: state.ann.userId, resource_id: second.id },
+        { action: 'job.submitted', actor_id: state.ann.userId, resource_id: first.id },
+      ]),
+    );
+
+    // A duplicate of the first answer changes nothing: Ann keeps the second job.
+    ann.send('message.annotation', annotationData(first.id));
+    await ann.next('error');
+    expect(await h.job(second.id)).toMatchObject({
+      state: 'assigned',
+      assignee_id: state.ann.userId,
+    });
+    expect(await h.job(third.id)).toMatchObject({ state: 'queued' });
+
+    // The last queued job, then nothing left: the session waits.
+    ann.send('message.annotation', annotationData(second.id));
+    expect((await ann.next('message.annotation.job')).data.jobId).toBe(third.id);
+    ann.send('message.annotation', annotationData(third.id));
+    await ann.next('technician.session.waiting');
+    expect(await h.session(state.ann.userId)).toMatchObject({
+      state: 'waiting',
+      current_job_id: null,
+    });
+  });
+
+  it('a technician who is waiting is served first: the submitter waits and the claim gives the job to the one waiting longer', async () => {
+    const ann = await h.waiting(state.ann.token);
+    const first = await state.t.app.hub.add(newJob(1));
+    expect((await ann.next('message.annotation.job')).data.jobId).toBe(first.id);
+    const ben = await h.waiting(state.ben.token);
+    // A job waits in its queue while Ben waits (its announcement still on its way).
+    const queued = await createJobsRepository(state.t.database.db).enqueue(newJob(2));
+
+    ann.send('message.annotation', annotationData(first.id));
+    await ann.next('technician.session.waiting');
+    expect((await ben.next('message.annotation.job')).data.jobId).toBe(queued.id);
+    expect(await h.job(queued.id)).toMatchObject({ assignee_id: state.ben.userId });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ann.received.filter((e) => e.type === 'message.annotation.job')).toHaveLength(1);
+  });
+
+  it('a socket that closes right after its answer hands the job it was given back', async () => {
+    const ann = await h.waiting(state.ann.token);
+    const first = await state.t.app.hub.add(newJob(1));
+    expect((await ann.next('message.annotation.job')).data.jobId).toBe(first.id);
+    const queued = await createJobsRepository(state.t.database.db).enqueue(newJob(2));
+    ann.send('message.annotation', annotationData(first.id));
+    ann.ws.close();
+    await ann.closed;
+    expect(
+      await until(
+        () => h.job(first.id),
+        (job) => job.state === 'completed',
+      ),
+    ).toMatchObject({ state: 'completed' });
+    await h.handedBackAfterClose(queued.id, state.ann.userId);
+    // The next technician to resume gets it.
+    const ben = await h.waiting(state.ben.token);
+    expect((await ben.next('message.annotation.job')).data.jobId).toBe(queued.id);
   });
 });
 

@@ -324,6 +324,22 @@ export function createRealtimeHub(options: HubOptions) {
   const canTake = (c: Connection) =>
     c.state === 'waiting' && !c.closed && c.socket.readyState === c.socket.OPEN;
 
+  /** Holds a job the database assigned to this activated socket and sends its frame. */
+  function sendJob(conn: Connection, job: JobRow): void {
+    conn.job = job;
+    conn.recent = [`${job.id}/${job.attempts}`, ...conn.recent].slice(0, RECENT_JOBS);
+    const payload =
+      typeof job.payload === 'object' && job.payload !== null
+        ? job.payload
+        : { value: job.payload };
+    send(
+      conn,
+      job.type,
+      { ...payload, jobId: job.id, tenant: job.tenant },
+      job.type.startsWith('robot-process-automation') ? RPA_DATASCHEMA : QUINN_DATASCHEMA,
+    );
+  }
+
   /**
    * Sends a job the database assigned to this socket's session (a claim or a direct hand-off),
    * after the frames the socket has in hand. A socket that paused or closed meanwhile hands it
@@ -341,19 +357,8 @@ export function createRealtimeHub(options: HubOptions) {
           return;
         }
         conn.state = 'activated';
-        conn.job = job;
-        conn.recent = [handed, ...conn.recent].slice(0, RECENT_JOBS);
         announce(conn);
-        const payload =
-          typeof job.payload === 'object' && job.payload !== null
-            ? job.payload
-            : { value: job.payload };
-        send(
-          conn,
-          job.type,
-          { ...payload, jobId: job.id, tenant: job.tenant },
-          job.type.startsWith('robot-process-automation') ? RPA_DATASCHEMA : QUINN_DATASCHEMA,
-        );
+        sendJob(conn, job);
       })
       .catch((error: unknown) => log.error({ err: error }, 'job delivery failed'));
   }
@@ -553,6 +558,13 @@ export function createRealtimeHub(options: HubOptions) {
       completed_at: completedAt,
       lease_expires_at: null,
     };
+    const queues = SOURCE_QUEUES[conn.source];
+    // A technician of this node who is waiting for the same work goes first: then the answer
+    // only completes the job and the claim pass serves the longest-waiting one. (Another node's
+    // waiting technicians are served by their own node's claim pass as each job is announced.)
+    const othersWait = [...connections.values()].some(
+      (c) => c !== conn && canTake(c) && SOURCE_QUEUES[c.source].some((q) => queues.includes(q)),
+    );
     const completed = await dispatchRepo.complete({
       jobId: data.jobId,
       userId: conn.userId,
@@ -564,6 +576,8 @@ export function createRealtimeHub(options: HubOptions) {
       ...(options.completionEvent
         ? { event: options.completionEvent(completedJob, { type, userId: conn.userId }) }
         : {}),
+      // The technician's next job comes in the same statement (no waiting frame, no claim pass).
+      ...(queues.length > 0 && !othersWait ? { next: { queues, leaseMs: options.leaseMs } } : {}),
     });
     if (!completed) {
       conn.job = null;
@@ -575,6 +589,16 @@ export function createRealtimeHub(options: HubOptions) {
         await exceptions?.afterTask(conn);
       }
       return false;
+    }
+    if (completed.next) {
+      if (conn.closed) {
+        // Closed meanwhile (a server shutdown does not wait for the socket's frames).
+        await giveBack(conn.userId, completed.next);
+        return true;
+      }
+      // Still activated: the next job is the only frame.
+      sendJob(conn, completed.next);
+      return true;
     }
     conn.state = 'waiting';
     conn.job = null;

@@ -146,9 +146,10 @@ describe('technician sessions over WebSockets', () => {
         entities: [{ start: 7, end: 15, extract: 'headache', category: 'sx' }],
       }),
     );
-    await socket.next('technician.session.waiting');
+    // The next job comes in the answer's own statement: the session stays activated.
     const next = await socket.next('message.annotation.job');
     expect(next.data.jobId).toBe(second.id);
+    expect(socket.received.filter((e) => e.type === 'technician.session.waiting')).toHaveLength(1);
     expect(await jobState(first.id)).toMatchObject({
       state: 'completed',
       result: { type: 'message.annotation', data: { action: 'answer' } },

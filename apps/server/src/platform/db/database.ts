@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { DB } from './schema.ts';
 
@@ -9,6 +10,35 @@ export type Database = Kysely<DB>;
 
 // bigint (int8) and numeric come back as strings through pg: count(*) results are cast in SQL.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/**
+ * Marks a statement of the hot path (dispatch): PostgreSQL prepares it once per connection and
+ * keeps its plan, instead of parsing and planning it on every call (bench/README.md, dispatch).
+ * Only for statements whose text takes a bounded number of forms: each form is one prepared
+ * statement on each connection.
+ */
+export const PREPARED = '/* prepared */ ';
+
+/** Statement names by text: one short hash per form of a prepared statement. */
+const preparedNames = new Map<string, string>();
+
+/** Makes a pooled client run statements starting with PREPARED as named (prepared) ones. */
+function prepareHotStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // Kysely calls query(text, values); every other call passes through unchanged.
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
+      let name = preparedNames.get(text);
+      if (!name) {
+        name = `ld_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+        preparedNames.set(text, name);
+      }
+      return query({ name, text, values });
+    }
+    return query(...args);
+  };
+}
 
 export interface DatabaseHandle {
   readonly db: Database;
@@ -50,12 +80,14 @@ export async function openDatabase(options: {
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    pool.on('connect', prepareHotStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const lane = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 1,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    lane.on('connect', prepareHotStatements);
     const dispatchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: lane }) });
     return {
       db,
