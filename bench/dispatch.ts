@@ -11,6 +11,9 @@
  *
  * Latency is from the producer's call (Loopdesk's enqueue, graphile-worker's addJob, pg-boss's
  * send) to the work starting (the frame in the technician's socket; the task function called).
+ * Loopdesk's technicians are portal sockets in a process of their own (bench/technicians.ts):
+ * in production they are browsers on other machines, not work in the server's event loop. The
+ * peers' workers are part of the peer, so they run in this process, as they are meant to.
  * Prints `name: value` lines and the ratios. Not a test: nothing here asserts.
  *
  *   npm run bench:dispatch   (BENCH_DATABASE_URL, BENCH_JOBS, BENCH_TECHNICIANS, BENCH_RATE,
@@ -19,8 +22,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { fork } from 'node:child_process';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { Logger, run, makeWorkerUtils } from 'graphile-worker';
 import PgBoss from 'pg-boss';
 import { buildApp } from '../apps/server/src/app.ts';
@@ -30,6 +33,12 @@ import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
 import { createUsersRepository } from '../apps/server/src/modules/users/repository.ts';
 import { createSessionStore } from '../apps/server/src/platform/auth/sessions.ts';
 import { createTokenService } from '../apps/server/src/platform/auth/tokens.ts';
+import {
+  clock,
+  type TechniciansCommand,
+  type TechniciansData,
+  type TechniciansMessage,
+} from './technicians.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const JOBS = Number(process.env.BENCH_JOBS ?? 10_000);
@@ -45,7 +54,7 @@ const PRODUCERS = 10;
  */
 const CONNECTIONS = 21;
 
-/** A job's payload: when the producer called, which job, which phase. */
+/** A job's payload: when the producer called (`clock`), which job, which phase. */
 interface Payload {
   t0: number;
   i: number;
@@ -57,7 +66,8 @@ interface System {
   add(payload: Payload): Promise<void>;
   stop(): Promise<void>;
 }
-type Started = (payload: Payload) => void;
+/** A job's work began: its latency is measured now, or was measured where it began. */
+type Started = (payload: Pick<Payload, 'phase'> & Partial<Payload>, latencyMs?: number) => void;
 
 interface Phase {
   latencies: number[];
@@ -93,11 +103,11 @@ async function measure(
   let latencies: number[] = [];
   let expected = 0;
   let finish: () => void = () => undefined;
-  const system = await start((payload) => {
+  const system = await start((payload, latencyMs) => {
     if (payload.phase !== phase) {
       return;
     }
-    latencies.push(performance.now() - payload.t0);
+    latencies.push(latencyMs ?? clock() - (payload.t0 ?? NaN));
     if (latencies.length === expected) {
       finish();
     }
@@ -110,7 +120,7 @@ async function measure(
       finish = resolve;
     });
   };
-  const add = (i: number) => system.add({ t0: performance.now(), i, phase });
+  const add = (i: number) => system.add({ t0: clock(), i, phase });
 
   /** `count` jobs from the producers, each calling again as soon as its call returns. */
   const saturate = async (count: number): Promise<Phase> => {
@@ -184,16 +194,7 @@ async function loopdesk(url: string, started: Started): Promise<System> {
     reuseGraceMs: 0,
   });
   const tokens = createTokenService(config.sessionSecret, 3600);
-  const event = (type: string, data: unknown) =>
-    JSON.stringify({
-      specversion: '1.0',
-      id: randomBytes(8).toString('hex'),
-      type,
-      source: '/portal',
-      data,
-    });
-
-  const sockets = await Promise.all(
+  const tokenList = await Promise.all(
     Array.from({ length: TECHNICIANS }, async (_, n) => {
       const user = await users.upsertOnSignIn({
         email: `tech${n}@bench.test`,
@@ -202,42 +203,61 @@ async function loopdesk(url: string, started: Started): Promise<System> {
         initialRoles: ['annotator'],
       });
       const { sessionId } = await sessions.create({ userId: user.id, ip: null, userAgent: null });
-      const token = await tokens.sign({
+      return tokens.sign({
         sub: user.id,
         sid: sessionId,
         email: user.email,
         roles: ['annotator'],
       });
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/federated`, [token]);
-      ws.on('message', (raw: Buffer) => {
-        const frame = JSON.parse(raw.toString()) as {
-          type: string;
-          data: Payload & { jobId: string };
-        };
-        if (frame.type === 'ping') {
-          ws.send(event('pong', {}));
-        } else if (frame.type === 'message.annotation.job') {
-          started(frame.data);
-          // The technician answers at once: the no-op.
-          ws.send(
-            event('message.annotation', {
-              jobId: frame.data.jobId,
-              action: 'answer',
-              conversationId: 'bench',
-              messageId: String(frame.data.jobId),
-              entities: [],
-              slot: { id: 'slot', type: 'text', code: 'chief_complaints', value: null },
-            }),
-          );
-        }
-      });
-      await new Promise<void>((resolve, reject) => {
-        ws.once('open', () => resolve());
-        ws.once('error', reject);
-      });
-      ws.send(event('technician.session.activate', {}));
-      return ws;
     }),
+  );
+  const data: TechniciansData = { url: `ws://127.0.0.1:${port}/ws/federated`, tokens: tokenList };
+  // The process loads TypeScript as this one does.
+  const technicians = fork(new URL('./technicians.ts', import.meta.url), {
+    execArgv: ['--import', 'tsx'],
+  });
+  const command = (message: TechniciansCommand) => technicians.send(message);
+  const reply = (type: TechniciansMessage['type']) =>
+    new Promise<TechniciansMessage>((resolve) => {
+      const listener = (message: TechniciansMessage) => {
+        if (message.type === type) {
+          technicians.off('message', listener);
+          resolve(message);
+        }
+      };
+      technicians.on('message', listener);
+    });
+  technicians.on('message', (message: TechniciansMessage) => {
+    if (message.type === 'started') {
+      for (const [phase, latencyMs] of message.items) {
+        started({ phase }, latencyMs);
+      }
+    }
+  });
+  technicians.on('exit', (code) => {
+    if (code !== 0 && code !== null) {
+      console.error(`the technicians' process failed (exit ${code})`);
+      process.exit(1);
+    }
+  });
+  const ready = reply('ready');
+  command({ type: 'start', data });
+  await ready;
+  // Latency is measured across the processes: their clocks are checked against each other by
+  // round trips (the technicians' reading against the midpoint of ours; the shortest trip wins).
+  let best = { offset: NaN, halfTrip: Infinity };
+  for (let trip = 0; trip < 20; trip++) {
+    const before = clock();
+    const answer = reply('clock');
+    command({ type: 'clock' });
+    const theirs = await answer;
+    const after = clock();
+    if (theirs.type === 'clock' && (after - before) / 2 < best.halfTrip) {
+      best = { offset: theirs.at - (before + after) / 2, halfTrip: (after - before) / 2 };
+    }
+  }
+  console.log(
+    `technicians_clock_offset_ms: ${best.offset.toFixed(3)} ± ${best.halfTrip.toFixed(3)}`,
   );
   await sleep(500);
 
@@ -253,9 +273,10 @@ async function loopdesk(url: string, started: Started): Promise<System> {
       });
     },
     stop: async () => {
-      for (const ws of sockets) {
-        ws.close();
-      }
+      const stopped = reply('stopped');
+      command({ type: 'stop' });
+      await stopped;
+      technicians.kill();
       await app.close();
       await database.close();
     },
