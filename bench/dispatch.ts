@@ -371,13 +371,16 @@ console.log(`connections_per_system: ${CONNECTIONS}`);
 console.log(`load_average_at_start: ${load()}`);
 
 const ONLY = process.env.BENCH_SYSTEMS?.split(',').map((name) => name.trim());
+// In BENCH_SYSTEMS's order when given (to see whether running first or second matters).
 const systems = (
   [
     ['loopdesk', 'loopdesk_bench', loopdesk],
     ['graphile_worker', 'loopdesk_bench_graphile', graphile],
     ['pg_boss', 'loopdesk_bench_pgboss', pgBoss],
   ] as const
-).filter(([name]) => !ONLY || ONLY.includes(name));
+)
+  .filter(([name]) => !ONLY || ONLY.includes(name))
+  .sort(([a], [b]) => (ONLY ? ONLY.indexOf(a) - ONLY.indexOf(b) : 0));
 const figures: Record<string, { saturation: Figures; steady: Figures }> = {};
 for (const [name, databaseName, start] of systems) {
   const url = await freshDatabase(databaseName);

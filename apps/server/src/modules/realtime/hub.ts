@@ -301,13 +301,11 @@ export function createRealtimeHub(options: HubOptions) {
   /**
    * Per queue, when a direct hand-off of this node last found no taker (work waits for
    * technicians, not technicians for work). Until a technician of this node waits again, or for
-   * a short while, new jobs are inserted plainly and the claim passes (one statement for many
-   * technicians) hand them out: the hand-off could find no taker anyway, and its longer statement
-   * only slows the producers down.
+   * a short while, new jobs are inserted plainly and the technicians' answers (each takes the
+   * next job) and the claim passes hand them out: the hand-off could find no taker anyway, and
+   * its longer statement only slows the producers down.
    */
   const backlogSeenAt = new Map<string, number>();
-  /** Direct hand-offs of this node whose statement has not returned yet. */
-  let handOffsInFlight = 0;
   const backlogLikely = (queue: string) =>
     performance.now() - (backlogSeenAt.get(queue) ?? -Infinity) < HAND_OFF_RETRY_MS;
   /** A technician of this node waits for work: its queues have no backlog to wait out. */
@@ -427,22 +425,17 @@ export function createRealtimeHub(options: HubOptions) {
    */
   async function enqueue(job: NewJob, trx?: Transaction<DB>): Promise<Enqueued> {
     const sources = sourcesOf(job.queue);
-    // Concurrent enqueues (a burst, a saturated node) are inserted plainly: one claim pass then
-    // hands out many jobs in one statement, where hand-offs would each lock and write a session
-    // in the producer's statement and slow every producer down (bench/README.md, dispatch).
-    if (sources.length === 0 || handOffsInFlight > 0 || backlogLikely(job.queue)) {
+    // Concurrent enqueues are handed off each in its own statement, so a job's latency is its
+    // insert alone (bench/README.md, dispatch); while work waits for technicians they are
+    // inserted plainly, and the answers and the claim passes take them.
+    if (sources.length === 0 || backlogLikely(job.queue)) {
       return { ...(await jobs.enqueue(job, trx)), conn_id: null, taker_node: null };
     }
-    handOffsInFlight += 1;
-    const enqueued = await dispatchRepo
-      .enqueue(
-        job,
-        { sources, leaseMs: options.leaseMs, staleBefore: new Date(Date.now() - staleMs) },
-        trx,
-      )
-      .finally(() => {
-        handOffsInFlight -= 1;
-      });
+    const enqueued = await dispatchRepo.enqueue(
+      job,
+      { sources, leaseMs: options.leaseMs, staleBefore: new Date(Date.now() - staleMs) },
+      trx,
+    );
     if (enqueued.conn_id) {
       backlogSeenAt.delete(job.queue);
     } else {
@@ -565,6 +558,7 @@ export function createRealtimeHub(options: HubOptions) {
     const othersWait = [...connections.values()].some(
       (c) => c !== conn && canTake(c) && SOURCE_QUEUES[c.source].some((q) => queues.includes(q)),
     );
+    const takesNext = queues.length > 0 && !othersWait;
     const completed = await dispatchRepo.complete({
       jobId: data.jobId,
       userId: conn.userId,
@@ -577,7 +571,7 @@ export function createRealtimeHub(options: HubOptions) {
         ? { event: options.completionEvent(completedJob, { type, userId: conn.userId }) }
         : {}),
       // The technician's next job comes in the same statement (no waiting frame, no claim pass).
-      ...(queues.length > 0 && !othersWait ? { next: { queues, leaseMs: options.leaseMs } } : {}),
+      ...(takesNext ? { next: { queues, leaseMs: options.leaseMs } } : {}),
     });
     if (!completed) {
       conn.job = null;
