@@ -180,6 +180,8 @@ async function loopdesk(url: string, started: Started): Promise<System> {
     pgliteDataDir: 'memory://',
     // The dispatch lane is the one connection more.
     poolSize: CONNECTIONS - 1,
+    // No webhook, as for the peers: results go to the outbox (the pull feed) alone.
+    webhookDeliveries: false,
   });
   await migrateToLatest(database);
   const app = await buildApp({ config, database, logger: false });

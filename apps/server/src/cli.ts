@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ApiKeyIdParams, CreateApiKeyBody } from '@loopdesk/contracts/integration.ts';
-import { ConfigError, loadConfig } from './platform/config.ts';
+import { ConfigError, hasWebhook, loadConfig } from './platform/config.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { AppError } from './platform/errors.ts';
@@ -122,6 +122,7 @@ async function main(argv: readonly string[]): Promise<number> {
     databaseUrl: config.databaseUrl,
     pgliteDataDir: config.pgliteDataDir,
     poolSize: 2,
+    webhookDeliveries: hasWebhook(config),
   });
   try {
     await migrateToLatest(database);

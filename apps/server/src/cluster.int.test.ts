@@ -26,7 +26,12 @@ describe.skipIf(!adminUrl || !redisUrl)(
 
     beforeAll(async () => {
       database = await freshPostgresDatabase(adminUrl ?? '', 'loopdesk_cluster');
-      handle = await openDatabase({ databaseUrl: database.url, pgliteDataDir: 'memory://' });
+      // The test's own connections seed and read; the server processes write the outbox.
+      handle = await openDatabase({
+        databaseUrl: database.url,
+        pgliteDataDir: 'memory://',
+        webhookDeliveries: false,
+      });
       await migrateToLatest(handle);
       const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl ?? '', SESSION_SECRET: secret };
       [nodeA, nodeB] = await Promise.all([

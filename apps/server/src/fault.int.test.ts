@@ -51,7 +51,12 @@ describe.skipIf(!adminUrl)(
       await new Promise<void>((resolve) => webhook.listen(port, '127.0.0.1', resolve));
       webhookUrl = `http://127.0.0.1:${port}/hooks`;
       database = await freshPostgresDatabase(adminUrl ?? '', 'loopdesk_fault');
-      handle = await openDatabase({ databaseUrl: database.url, pgliteDataDir: 'memory://' });
+      // The test's own connections seed and read; the server processes write the outbox.
+      handle = await openDatabase({
+        databaseUrl: database.url,
+        pgliteDataDir: 'memory://',
+        webhookDeliveries: false,
+      });
       await migrateToLatest(handle);
     });
     afterAll(async () => {

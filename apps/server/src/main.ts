@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './platform/config.ts';
+import { ConfigError, hasWebhook, loadConfig } from './platform/config.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 
@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDataDir: config.pgliteDataDir,
+    webhookDeliveries: hasWebhook(config),
   });
   const applied = await migrateToLatest(database);
   const app = await buildApp({ config, database });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config } from '../platform/config.ts';
+import { hasWebhook, loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { freshPostgresDatabase } from './processes.ts';
@@ -41,6 +41,11 @@ export async function startTestApp(
     logger?: Record<string, unknown>;
     /** Connections of the shared pool (PostgreSQL only). */
     poolSize?: number;
+    /**
+     * Record webhook deliveries as a node with a webhook does, without starting its worker (the
+     * test runs delivery workers itself); by default as the configuration says.
+     */
+    webhookDeliveries?: boolean;
   } = {},
 ): Promise<TestApp> {
   const port = options.listen ? await freePort() : 0;
@@ -65,6 +70,7 @@ export async function startTestApp(
     databaseUrl: fresh?.url,
     pgliteDataDir: 'memory://',
     ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+    webhookDeliveries: options.webhookDeliveries ?? hasWebhook(config),
   });
   await migrateToLatest(database);
   const app = await buildApp({ config, database, logger: options.logger ?? false });

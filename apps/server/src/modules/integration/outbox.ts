@@ -58,8 +58,8 @@ export function toJobView(job: JobRow): JobView {
 
 /**
  * Records a job event in the outbox, inside the caller's transaction, together with its pending
- * webhook delivery (a database trigger drops the delivery while no webhook is configured:
- * 014-webhook-target). Call it last in the transaction that changes the job (it serialises outbox
+ * webhook delivery (a database trigger drops the delivery on the connections of a node without a
+ * webhook: openDatabase's `webhookDeliveries`, migration 015). Call it last in the transaction that changes the job (it serialises outbox
  * writers until commit), e.g. the realtime engine on submit:
  * `await recordJobEvent(trx, 'job.completed', job, { submission: { type, userId } })`.
  */

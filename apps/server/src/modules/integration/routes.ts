@@ -22,7 +22,7 @@ import {
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Config } from '../../platform/config.ts';
-import type { Database } from '../../platform/db/database.ts';
+import { WEBHOOK_DELIVERIES_SETTING, type Database } from '../../platform/db/database.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { conflict, notFound, unauthorized } from '../../platform/errors.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
@@ -85,12 +85,6 @@ export async function registerIntegration(
           log: app.log,
         })
       : null;
-  // Deliveries exist only while a webhook is configured (014-webhook-target): without one, the
-  // outbox writers' delivery rows are dropped and the pull feed alone serves the assistant.
-  await db
-    .updateTable('webhook_target')
-    .set({ enabled: worker !== null, updated_at: sql<Date>`now()` })
-    .execute();
   const apiKeys = createApiKeysService(db);
   const outbox = createOutboxRepository(db);
   const service = createIntegrationJobsService({
@@ -318,8 +312,10 @@ export async function registerIntegration(
       const { eventId } = request.params as EventIdParams;
       const row = await db.transaction().execute(async (trx) => {
         const before = await outbox.findDelivery(eventId, trx);
-        const target = await trx.selectFrom('webhook_target').select('enabled').executeTakeFirst();
-        if (!target?.enabled) {
+        // This node records deliveries only when it has a webhook (openDatabase, migration 015).
+        const setting = await sql<{ value: string | null }>`
+          select current_setting(${WEBHOOK_DELIVERIES_SETTING}, true) as value`.execute(trx);
+        if (setting.rows[0]?.value !== 'on') {
           throw conflict(
             'No webhook is configured (ASSISTANT_WEBHOOK_URL is unset): there is nothing to deliver to; the event is in the pull feed.',
           );

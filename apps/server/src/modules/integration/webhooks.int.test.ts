@@ -101,10 +101,9 @@ describe('webhook delivery of the outbox to the assistant', () => {
   const workers: WebhookWorker[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp();
-    // The workers below play the nodes' delivery workers; this server was started without a
-    // webhook, so say in the database what a node with ASSISTANT_WEBHOOK_URL says at start.
-    await t.database.db.updateTable('webhook_target').set({ enabled: true }).execute();
+    // The workers below play the node's delivery worker: the server records deliveries as a
+    // node with ASSISTANT_WEBHOOK_URL does, without starting a worker of its own.
+    t = await startTestApp({ webhookDeliveries: true });
     key = (
       await createApiKeysService(t.database.db).create(
         'assistant',

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { freshPostgresDatabase } from '../../test/processes.ts';
 import { openDatabase, PREPARED, type DatabaseHandle } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
+import { createJobsRepository } from '../../modules/jobs/repository.ts';
+import { recordJobEvent } from '../../modules/integration/outbox.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
@@ -10,7 +13,11 @@ describe.skipIf(!adminUrl)('statements of the hot path are prepared once per con
   let database: DatabaseHandle;
   beforeAll(async () => {
     fresh = await freshPostgresDatabase(adminUrl ?? '', 'prepared');
-    database = await openDatabase({ databaseUrl: fresh.url, pgliteDataDir: 'memory://' });
+    database = await openDatabase({
+      databaseUrl: fresh.url,
+      pgliteDataDir: 'memory://',
+      webhookDeliveries: false,
+    });
   });
   afterAll(async () => {
     await database.close();
@@ -38,4 +45,45 @@ describe.skipIf(!adminUrl)('statements of the hot path are prepared once per con
       expect(names[0]?.statement.startsWith(PREPARED)).toBe(true);
     });
   }
+});
+
+describe.skipIf(!adminUrl)('each node records webhook deliveries by its own configuration', () => {
+  it('on one database, the outbox writes of a node with a webhook get a delivery; those of a node without one do not', async () => {
+    const fresh = await freshPostgresDatabase(adminUrl ?? '', 'deliveries');
+    const open = (webhookDeliveries: boolean) =>
+      openDatabase({ databaseUrl: fresh.url, pgliteDataDir: 'memory://', webhookDeliveries });
+    const withWebhook = await open(true);
+    const without = await open(false);
+    try {
+      await migrateToLatest(withWebhook);
+      const job = await createJobsRepository(withWebhook.db).enqueue({
+        queue: 'federated',
+        type: 'message.annotation.job',
+        tenant: 'acme',
+        payload: {},
+      });
+      const kept = await withWebhook.db
+        .transaction()
+        .execute((trx) => recordJobEvent(trx, 'job.created', job));
+      // Started later without a webhook, the second node changes nothing for the first.
+      const dropped = await without.db
+        .transaction()
+        .execute((trx) => recordJobEvent(trx, 'job.cancelled', job));
+      const again = await withWebhook.db
+        .transaction()
+        .execute((trx) => recordJobEvent(trx, 'job.requeued', job));
+      const deliveries = await withWebhook.db
+        .selectFrom('webhook_deliveries')
+        .select('event_id')
+        .execute();
+      expect(deliveries.map((d) => d.event_id).sort()).toEqual([kept.id, again.id].sort());
+      // Both events are in the outbox (the pull feed) all the same.
+      const events = await without.db.selectFrom('outbox_events').select('id').execute();
+      expect(events.map((e) => e.id).sort()).toEqual([kept.id, dropped.id, again.id].sort());
+    } finally {
+      await withWebhook.close();
+      await without.close();
+      await fresh.drop();
+    }
+  });
 });

@@ -40,6 +40,13 @@ function prepareHotStatements(client: pg.PoolClient): void {
   };
 }
 
+/**
+ * The connection setting that says this node has a webhook: a trigger drops webhook delivery
+ * rows written on connections without it (migration 015), so each node's outbox writers follow
+ * its own `ASSISTANT_WEBHOOK_URL`.
+ */
+export const WEBHOOK_DELIVERIES_SETTING = 'loopdesk.webhook_deliveries';
+
 export interface DatabaseHandle {
   readonly db: Database;
   /**
@@ -64,7 +71,10 @@ export async function openDatabase(options: {
   poolSize?: number;
   /** PostgreSQL only: work inside this schema (created when missing); tests use one each. */
   schema?: string;
+  /** Whether this node has a webhook: its outbox writers then record deliveries. */
+  webhookDeliveries: boolean;
 }): Promise<DatabaseHandle> {
+  const deliveries = options.webhookDeliveries ? 'on' : 'off';
   if (options.databaseUrl) {
     if (options.schema) {
       if (!/^[a-z_][a-z0-9_]*$/.test(options.schema)) {
@@ -75,17 +85,21 @@ export async function openDatabase(options: {
       await admin.query(`create schema if not exists ${options.schema}`);
       await admin.end();
     }
+    const settings = [
+      ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+      `-c ${WEBHOOK_DELIVERIES_SETTING}=${deliveries}`,
+    ].join(' ');
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      options: settings,
     });
     pool.on('connect', prepareHotStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const lane = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 1,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      options: settings,
     });
     lane.on('connect', prepareHotStatements);
     const dispatchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: lane }) });
@@ -103,6 +117,8 @@ export async function openDatabase(options: {
     mkdirSync(options.pgliteDataDir, { recursive: true });
   }
   const pglite = await PGlite.create(options.pgliteDataDir);
+  // One session for the whole process: the setting holds for every statement.
+  await pglite.exec(`set ${WEBHOOK_DELIVERIES_SETTING} = '${deliveries}'`);
   // PGlite is one connection: the pool holds exactly one client (poolSize = 1).
   const pool = new pg.Pool(createPgConfig(pglite));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

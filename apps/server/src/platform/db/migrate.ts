@@ -12,6 +12,7 @@ import * as quinnRequests from './migrations/011-quinn-requests.ts';
 import * as directHandOff from './migrations/012-direct-hand-off.ts';
 import * as jobLastError from './migrations/013-job-last-error.ts';
 import * as webhookTarget from './migrations/014-webhook-target.ts';
+import * as webhookPerNode from './migrations/015-webhook-per-node.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-direct-hand-off': directHandOff,
   '013-job-last-error': jobLastError,
   '014-webhook-target': webhookTarget,
+  '015-webhook-per-node': webhookPerNode,
 };
 
 const provider: MigrationProvider = {

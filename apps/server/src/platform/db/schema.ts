@@ -139,13 +139,6 @@ export interface OutboxEventsTable {
   created_at: CreatedAt;
 }
 
-/** One row: whether a webhook is configured (014-webhook-target). */
-export interface WebhookTargetTable {
-  singleton: ColumnType<boolean, never, never>;
-  enabled: boolean;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-}
-
 export interface WebhookDeliveriesTable {
   event_id: string;
   attempts: Generated<number>;
@@ -321,7 +314,6 @@ export interface DB {
   api_keys: ApiKeysTable;
   outbox_events: OutboxEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
-  webhook_target: WebhookTargetTable;
   technician_sessions: TechnicianSessionsTable;
   jobs: JobsTable;
   users: UsersTable;
