@@ -440,6 +440,8 @@ describe('the integration API: the assistant sends jobs with an API key', () => 
         ).json<Feed>();
       const start = (await read('0_0')).nextCursor;
       const job = (await createJob('slow-writer')).json();
+      // The cursor must be past the job's own event: wait out another file's open transaction.
+      await feedCaughtUp(t.database.db);
       const before = (await read(start)).nextCursor;
       // First, a slow writer opens a transaction and records an event, but does not commit yet.
       let release: () => void = () => undefined;
