@@ -251,12 +251,12 @@ function gitVersion(): string {
   }
 }
 
-/** The environment that colours the top bar. */
 /** Whether this node delivers the outbox to the assistant's webhook (and so records deliveries). */
 export function hasWebhook(config: Config): boolean {
   return Boolean(config.env.ASSISTANT_WEBHOOK_URL && config.env.ASSISTANT_WEBHOOK_SECRET);
 }
 
+/** The environment that colours the top bar. */
 export function portalEnvironment(config: Config): PortalEnvironment {
   if (config.env.PORTAL_ENVIRONMENT) {
     return config.env.PORTAL_ENVIRONMENT;

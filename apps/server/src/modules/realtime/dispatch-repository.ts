@@ -207,10 +207,11 @@ export function createDispatchRepository(db: Database) {
       completedAt: Date;
       event?: { type: string; data: unknown };
       next?: { queues: readonly string[]; leaseMs: number };
-    }): Promise<{ done: JobRow; next: JobRow | null } | undefined> {
+    }): Promise<{ next: JobRow | null } | undefined> {
       const event = input.event;
       const next = input.next;
-      const result = await sql<JobRow & { role: 'done' | 'next' }>`${sql.raw(PREPARED)}
+      // One row: whether the job was completed, and the next job's columns (null without one).
+      const result = await sql<Partial<JobRow> & { completed: boolean }>`${sql.raw(PREPARED)}
         with done as (
           update jobs set
             state = 'completed', result = ${JSON.stringify(input.result)}::jsonb,
@@ -278,19 +279,14 @@ export function createDispatchRepository(db: Database) {
         )`
             : sql``
         }
-        select 'done' as role, * from done
-        union all
-        select 'next' as role, * from claimed`.execute(db);
-      const strip = (row: JobRow & { role: string }): JobRow => {
-        const { role: _role, ...job } = row;
-        return job;
-      };
-      const done = result.rows.find((row) => row.role === 'done');
-      if (!done) {
+        select exists (select 1 from done) as completed, c.*
+        from (values (1)) as one (x) left join claimed c on true`.execute(db);
+      const row = result.rows[0];
+      if (!row?.completed) {
         return undefined;
       }
-      const claimed = result.rows.find((row) => row.role === 'next');
-      return { done: strip(done), next: claimed ? strip(claimed) : null };
+      const { completed: _completed, ...claimed } = row;
+      return { next: claimed.id ? (claimed as JobRow) : null };
     },
   };
 }

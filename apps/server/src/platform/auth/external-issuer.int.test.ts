@@ -16,6 +16,31 @@ const CLIENT_SECRET = randomBytes(24).toString('base64url');
  * the app is configured with, and every account it is asked for (the test picks the email). It
  * answers like Google: `email_verified`, `name`, `picture`, and `hd` for the account's domain.
  */
+/**
+ * Follows redirects from `response` (fetched at `url`) until the next one would go to the app's
+ * callback (at `appUrl`), or there is none: the caller gets the last response and where it points.
+ */
+async function followToCallback(
+  jar: CookieJar,
+  appUrl: string,
+  response: Response,
+  url: string,
+): Promise<{ response: Response; url: string }> {
+  const callback = `${appUrl}/auth/callback`;
+  for (let hops = 0; hops < 10; hops++) {
+    const location = response.headers.get('location');
+    if (!location) {
+      break;
+    }
+    url = new URL(location, url).href;
+    if (url.startsWith(callback)) {
+      break;
+    }
+    response = await jar.fetch(url);
+  }
+  return { response, url };
+}
+
 async function startExternalIssuer(): Promise<{
   issuer: string;
   /** Registers the app's redirect URI: the provider starts only once the app's address is known. */
@@ -268,19 +293,12 @@ describe('sign-in through an external OIDC issuer (OIDC_ISSUER set)', () => {
     // Walk the real flow up to the provider's redirect back to the app, without following it.
     const email = 'ines.ortiz@clinic.example';
     const jar = new CookieJar();
-    let response = await jar.fetch(`${t.baseUrl}/auth/login`);
-    let url = `${t.baseUrl}/auth/login`;
-    for (let hops = 0; hops < 10; hops++) {
-      const location = response.headers.get('location');
-      if (!location) {
-        break;
-      }
-      url = new URL(location, url).href;
-      if (url.startsWith(`${t.baseUrl}/auth/callback`)) {
-        break;
-      }
-      response = await jar.fetch(url);
-    }
+    let { response, url } = await followToCallback(
+      jar,
+      t.baseUrl,
+      await jar.fetch(`${t.baseUrl}/auth/login`),
+      `${t.baseUrl}/auth/login`,
+    );
     if (!url.startsWith(`${t.baseUrl}/auth/callback`)) {
       // The provider's sign-in form: post the account, then follow to the callback.
       const action = /<form method="post" action="([^"]+)"/.exec(await response.text())?.[1];
@@ -290,18 +308,7 @@ describe('sign-in through an external OIDC issuer (OIDC_ISSUER set)', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ account: email }).toString(),
       });
-      url = action ?? '';
-      for (let hops = 0; hops < 10; hops++) {
-        const location = response.headers.get('location');
-        if (!location) {
-          break;
-        }
-        url = new URL(location, url).href;
-        if (url.startsWith(`${t.baseUrl}/auth/callback`)) {
-          break;
-        }
-        response = await jar.fetch(url);
-      }
+      ({ response, url } = await followToCallback(jar, t.baseUrl, response, action ?? ''));
     }
     const callback = new URL(url);
     expect(callback.pathname).toBe('/auth/callback');
