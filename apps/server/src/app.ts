@@ -17,8 +17,6 @@ import { portalEnvironment, type Config } from './platform/config.ts';
 import { isReachable, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin } from './platform/errors.ts';
 import { recordAudit, requestOrigin } from './platform/audit.ts';
-import { createTokenService } from './platform/auth/tokens.ts';
-import { createSessionStore } from './platform/auth/sessions.ts';
 import { createOidcClient } from './platform/auth/oidc-client.ts';
 import {
   DEV_CLIENT_ID,
@@ -26,7 +24,7 @@ import {
   mountDevProvider,
 } from './platform/auth/dev-provider.ts';
 import { registerAuthRoutes } from './platform/auth/routes.ts';
-import { createApiRouter } from './platform/api-routes.ts';
+import { platform } from './platform/plugin.ts';
 import { createUsersRepository } from './modules/users/repository.ts';
 import { DEMO_ACCOUNTS } from './modules/users/demo-accounts.ts';
 import { registerUsersRoutes } from './modules/users/routes.ts';
@@ -42,8 +40,7 @@ import { createApiKeysService } from './modules/integration/api-keys.ts';
 import { registerIntegration } from './modules/integration/routes.ts';
 import { createExceptions } from './modules/exceptions/register.ts';
 import { createQuinn } from './modules/quinn/register.ts';
-import { createInProcessBus, type Bus } from './platform/bus.ts';
-import { createRedisBus } from './platform/redis-bus.ts';
+import type { Bus } from './platform/bus.ts';
 import { hostname } from 'node:os';
 import { createHash } from 'node:crypto';
 
@@ -163,14 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     priorityWsUrl: config.env.PRIORITY_WS_URL,
   }));
 
+  // What every module uses: config, database, bus, tokens, sessions, the /internal router.
+  await app.register(platform, { config, database, ...(deps.bus ? { bus: deps.bus } : {}) });
+  const { tokens, sessions, bus, api } = app;
+
   // Sign-in.
-  const tokens = createTokenService(config.sessionSecret, config.env.ACCESS_TOKEN_TTL_SECONDS);
   const absoluteMs = config.env.SESSION_ABSOLUTE_HOURS * 3_600_000;
-  const sessions = createSessionStore(db, {
-    idleMs: config.env.SESSION_IDLE_MINUTES * 60_000,
-    absoluteMs,
-    reuseGraceMs: 10_000,
-  });
   let issuer = config.env.OIDC_ISSUER;
   let clientId = config.env.OIDC_CLIENT_ID ?? '';
   let clientSecret = config.env.OIDC_CLIENT_SECRET ?? '';
@@ -219,12 +214,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Realtime: technician sockets, dispatch, sessions.
-  const ownBus = !deps.bus;
-  const bus =
-    deps.bus ??
-    (config.env.REDIS_URL
-      ? await createRedisBus(config.env.REDIS_URL, app.log)
-      : createInProcessBus());
   const heartbeatMs = config.env.SOCKET_HEARTBEAT_SECONDS * 1000;
   const sessionsRepo = createSessionsRepository(db, 3 * heartbeatMs);
   // The exception desk (issue 5): conversations handed to reviewers on the exceptions sockets.
@@ -262,15 +251,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     await hub.stop();
   });
-  app.addHook('onClose', async () => {
-    if (ownBus) {
-      await bus.close();
-    }
-  });
   app.decorate('hub', hub);
 
-  // The /internal API: every route of the contracts' table, guarded by its privilege.
-  const api = createApiRouter(app, tokens, sessions);
   // OpenAPI first: it lists what follows.
   await registerIntegration(app, {
     api,
