@@ -64,6 +64,20 @@ describe('GET /metrics without METRICS_TOKEN: loopback only', () => {
     expect(guessed.statusCode).toBe(401);
     expect(await refusals(t)).toEqual([403, 403, 401]);
   });
+
+  it('counts requests that matched no route under one label, never their URL', async () => {
+    const missing = await t.app.inject({ url: '/internal/no-such-thing/4f1c9e' });
+    expect(missing.statusCode).toBe(404);
+    const body = (await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).body;
+    expect(
+      sample(
+        body,
+        'loopdesk_http_request_duration_seconds_count',
+        '{route="unmatched",method="GET",status_class="4xx"}',
+      ),
+    ).toBe(1);
+    expect(body).not.toContain('4f1c9e');
+  });
 });
 
 describe('GET /metrics with METRICS_TOKEN', () => {
