@@ -27,6 +27,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import type { JobRow, JobsRepository, NewJob } from '../jobs/repository.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
 import { createDispatchRepository, type EnqueuedRow } from './dispatch-repository.ts';
+import { observeDispatch } from '../../platform/metrics.ts';
 
 /** The queues each socket serves. */
 export const SOURCE_QUEUES: Readonly<Record<SessionSource, readonly QueueName[]>> = {
@@ -324,6 +325,7 @@ export function createRealtimeHub(options: HubOptions) {
 
   /** Holds a job the database assigned to this activated socket and sends its frame. */
   function sendJob(conn: Connection, job: JobRow): void {
+    observeDispatch(job.queue, job.queued_at); // metrics: stored → frame sent (issue 11)
     conn.job = job;
     conn.recent = [`${job.id}/${job.attempts}`, ...conn.recent].slice(0, RECENT_JOBS);
     const payload =
@@ -939,6 +941,9 @@ export function createRealtimeHub(options: HubOptions) {
     size(): number {
       return connections.size;
     },
+
+    /** For metrics (platform/metrics.ts): this node's open sockets, each with its kind. */
+    sockets: (): Iterable<Pick<Connection, 'source'>> => connections.values(),
   };
 }
 
