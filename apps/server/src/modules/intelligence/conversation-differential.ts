@@ -13,7 +13,7 @@ import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
 import { createConversationsRepository } from '../conversations/repository.ts';
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../knowledge/knowledge.ts';
 
 /** The differential reads at most this many of a conversation's latest messages. */
 export const CONVERSATION_DIFFERENTIAL_MESSAGES = 500;

@@ -6,20 +6,21 @@ import {
   SIGN_IN_FAILED_MESSAGE,
   type AccessTokenResponse,
 } from '@loopdesk/contracts/users.ts';
-import { recordAudit, requestOrigin } from '../audit.ts';
-import type { Database } from '../db/database.ts';
-import { errorBody } from '../errors.ts';
+import { recordAudit, requestOrigin } from '../../platform/audit.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { errorBody } from '../../platform/errors.ts';
+import type { SessionStore } from '../../platform/auth/sessions.ts';
+import type { TokenService } from '../../platform/auth/tokens.ts';
+import { toMe, type UsersRepository } from '../users/repository.ts';
 import type { OidcClient, SignInIdentity } from './oidc-client.ts';
 import { SignInError } from './oidc-client.ts';
-import type { SessionStore } from './sessions.ts';
-import type { TokenService } from './tokens.ts';
-import { createUsersRepository, toMe } from '../../modules/users/repository.ts';
 
 export const REFRESH_COOKIE = 'loopdesk_refresh';
 export const TRANSACTION_COOKIE = 'loopdesk_auth_tx';
 
 export interface AuthRoutesOptions {
   db: Database;
+  users: UsersRepository;
   oidc: OidcClient;
   sessions: SessionStore;
   tokens: TokenService;
@@ -64,7 +65,7 @@ if(window.opener){window.opener.postMessage(m,location.origin);${failed ? '' : '
 
 /** Sign-in (popup), refresh, logout. */
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRoutesOptions): void {
-  const users = createUsersRepository(options.db);
+  const { users } = options;
   const cookieBase = { httpOnly: true, secure: options.secureCookies, path: '/auth' } as const;
   const limited = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
   /**
