@@ -5,6 +5,7 @@ import { DEV_CLIENT_ID, DEV_PROVIDER_PATH, mountDevProvider } from './dev-provid
 import { createOidcClient } from './oidc-client.ts';
 import { createSignInRepository } from './repository.ts';
 import { registerAuthRoutes } from './routes.ts';
+import { createSignInService } from './service.ts';
 
 /**
  * Sign-in (docs/sign-in.md): the OIDC relying party behind `/auth/login` and `/auth/callback`,
@@ -33,8 +34,14 @@ export default fp(
       });
     }
     registerAuthRoutes(app, {
-      db,
-      users: app.users,
+      service: createSignInService({
+        db,
+        users: app.users,
+        sessions,
+        tokens,
+        allowedDomains: config.env.OIDC_ALLOWED_DOMAINS,
+        adminEmails: config.env.ADMIN_EMAILS,
+      }),
       oidc: createOidcClient({
         transactions: createSignInRepository(db),
         issuer: issuer ?? '',
@@ -47,11 +54,7 @@ export default fp(
           ? { prompt: 'select_account' }
           : {}),
       }),
-      sessions,
-      tokens,
       secureCookies: config.publicUrl.startsWith('https://'),
-      allowedDomains: config.env.OIDC_ALLOWED_DOMAINS,
-      adminEmails: config.env.ADMIN_EMAILS,
       absoluteMs: config.env.SESSION_ABSOLUTE_HOURS * 3_600_000,
       rateLimit: config.env.SIGN_IN_RATE_LIMIT,
     });
