@@ -14,7 +14,7 @@ import path from 'node:path';
 import { PortalConfig } from '@loopdesk/contracts/users.ts';
 import { API_ROUTES } from '@loopdesk/contracts/routes.ts';
 import { portalEnvironment, type Config } from './platform/config.ts';
-import { isReachable, type DatabaseHandle } from './platform/db/database.ts';
+import { isReachable, type Database, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin } from './platform/errors.ts';
 import { recordAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
@@ -71,13 +71,55 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: config.nodeEnv === 'production',
     return503OnClosing: true,
-    // One line per request instead of two (the onResponse hook below).
+    // One line per request instead of two (the onResponse hook of hardenHttp).
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
 
+  await hardenHttp(app, config, db);
+
+  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) =>
+    (await isReachable(db))
+      ? { status: 'ready' }
+      : reply.status(503).send(errorBody(503, 'The database is not reachable.')),
+  );
+  app.get('/portal-config', { schema: { response: { 200: PortalConfig } } }, () => ({
+    environment: portalEnvironment(config),
+    version: config.version,
+    helpCenterUrl: config.env.HELP_CENTER_URL,
+    syntheticTestCaseUrl: config.env.SYNTHETIC_TEST_CASE_URL,
+    termsUrl: config.env.TERMS_URL,
+    priorityWsUrl: config.env.PRIORITY_WS_URL,
+  }));
+
+  // What every module uses: config, database, bus, tokens, sessions, the /internal router.
+  await app.register(platform, { config, database, ...(deps.bus ? { bus: deps.bus } : {}) });
+  // The modules, each after the ones it depends on (their `dependencies` say which).
+  await app.register(users);
+  await app.register(signIn);
+  await app.register(knowledge);
+  await app.register(conversations);
+  await app.register(scheduling);
+  await registerRealtimeJobsExceptionsIntegration(app);
+  // After the integration API: its OpenAPI document lists /api/v1/requests.
+  await app.register(workbench);
+  await app.register(asyncJobs);
+  await app.register(intelligence);
+  app.api.registerNotBuilt();
+
+  await servePortal(app, config);
+  app.log.debug({ routes: API_ROUTES.length }, 'internal routes registered');
+  return app;
+}
+
+/**
+ * What every request meets, before any route: the one error shape, cookies, security headers,
+ * rate limits (per route), the audit of every refusal, and one log line per answered request.
+ */
+async function hardenHttp(app: FastifyInstance, config: Config, db: Database): Promise<void> {
   await app.register(errorsPlugin);
   await app.register(cookie);
   await app.register(helmet, {
@@ -139,38 +181,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       'request completed',
     );
   });
+}
 
-  app.get('/healthz', () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) =>
-    (await isReachable(db))
-      ? { status: 'ready' }
-      : reply.status(503).send(errorBody(503, 'The database is not reachable.')),
-  );
-  app.get('/portal-config', { schema: { response: { 200: PortalConfig } } }, () => ({
-    environment: portalEnvironment(config),
-    version: config.version,
-    helpCenterUrl: config.env.HELP_CENTER_URL,
-    syntheticTestCaseUrl: config.env.SYNTHETIC_TEST_CASE_URL,
-    termsUrl: config.env.TERMS_URL,
-    priorityWsUrl: config.env.PRIORITY_WS_URL,
-  }));
-
-  // What every module uses: config, database, bus, tokens, sessions, the /internal router.
-  await app.register(platform, { config, database, ...(deps.bus ? { bus: deps.bus } : {}) });
-  // The modules, each after the ones it depends on (their `dependencies` say which).
-  await app.register(users);
-  await app.register(signIn);
-  await app.register(knowledge);
-  await app.register(conversations);
-  await app.register(scheduling);
-  await registerRealtimeJobsExceptionsIntegration(app);
-  // After the integration API: its OpenAPI document lists /api/v1/requests.
-  await app.register(workbench);
-  await app.register(asyncJobs);
-  await app.register(intelligence);
-  app.api.registerNotBuilt();
-
-  // The built portal, with history fallback.
+/** The built portal with history fallback, and the 404s of everything else. */
+async function servePortal(app: FastifyInstance, config: Config): Promise<void> {
   const hasWeb = existsSync(path.join(config.webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -226,9 +240,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
-
-  app.log.debug({ routes: API_ROUTES.length }, 'internal routes registered');
-  return app;
 }
 
 // ============================================================================================
