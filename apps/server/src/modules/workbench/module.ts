@@ -39,6 +39,7 @@ export default fp(
     const { config } = app;
     const service = createQuinnService({
       repo: createQuinnRepository(app.db),
+      db: app.db,
       bus: app.bus,
       timeoutMs: config.env.ASSISTANT_REQUEST_TIMEOUT_SECONDS * 1000,
       cacheMs: config.env.CONTEXT_MENU_CACHE_SECONDS * 1000,
