@@ -8,6 +8,47 @@ import { readdirSync } from 'node:fs';
 // No web feature imports another feature (bulletproof-react).
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url));
 
+// Server modules (issue 11, "one module shape"): platform imports no module, and between the
+// modules below imports run only downward, the way their module.ts `dependencies` point:
+//   platform <- users, knowledge, conversations <- sign-in, scheduling, intelligence, async-jobs
+//   platform <- jobs <- workbench (which also checks API keys with integration/api-keys.ts)
+// Each entry: a module, and the modules it may import (besides itself).
+const SERVER_MODULES = './apps/server/src/modules';
+const serverModules = readdirSync(new URL(SERVER_MODULES, import.meta.url));
+const serverModuleImports = {
+  users: [],
+  knowledge: [],
+  conversations: [],
+  'sign-in': ['./users'],
+  scheduling: ['./conversations'],
+  intelligence: ['./knowledge', './conversations'],
+  'async-jobs': ['./knowledge'],
+  workbench: ['./jobs', './integration/api-keys.ts'],
+};
+// At the top: no other module imports these.
+const serverTopModules = ['sign-in', 'intelligence', 'async-jobs'];
+const serverModuleZones = [
+  {
+    // Its tests may build rows of the modules (the outbox test of platform/db).
+    target: './apps/server/src/platform/**/!(*.test).ts',
+    from: SERVER_MODULES,
+    message: 'platform imports no module: modules depend on platform, not the other way.',
+  },
+  ...Object.entries(serverModuleImports).map(([name, allowed]) => ({
+    target: `${SERVER_MODULES}/${name}`,
+    from: SERVER_MODULES,
+    except: [`./${name}`, ...allowed],
+    message: `modules/${name} imports only the modules below it (eslint.config.js).`,
+  })),
+  ...serverTopModules.map((name) => ({
+    target: serverModules
+      .filter((other) => other !== name)
+      .map((other) => `${SERVER_MODULES}/${other}`),
+    from: `${SERVER_MODULES}/${name}`,
+    message: `modules/${name} is at the top: no other module imports it.`,
+  })),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -70,6 +111,8 @@ export default tseslint.config(
               from: './apps/web/src/features',
               except: [`./${feature}`],
             })),
+            // Server: platform, then modules downward (see serverModuleZones).
+            ...serverModuleZones,
           ],
         },
       ],

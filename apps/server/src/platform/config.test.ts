@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, EnvSchema, parseEnv, REPO_ROOT } from './config.ts';
-import { mountDevProvider } from './auth/dev-provider.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -102,22 +100,6 @@ describe('configuration', () => {
       'OIDC_CLIENT_ID: is required when OIDC_ISSUER is set',
       'OIDC_CLIENT_SECRET: is required when OIDC_ISSUER is set',
     ]);
-  });
-
-  it('the development provider itself refuses to start with NODE_ENV=production', async () => {
-    const app = Fastify();
-    await expect(
-      mountDevProvider(app, {
-        publicUrl: 'http://localhost:8080',
-        nodeEnv: 'production',
-        clientSecret: 'secret',
-        cookieSecret: 'x'.repeat(40),
-        accounts: [],
-      }),
-    ).rejects.toThrow(
-      'The development sign-in provider refuses to start with NODE_ENV=production: set OIDC_ISSUER.',
-    );
-    await app.close();
   });
 
   it('the README configuration table lists every variable the server reads', () => {

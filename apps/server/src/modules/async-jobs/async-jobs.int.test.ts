@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import type { AsyncTask, SubmissionKind } from '@loopdesk/contracts/async-jobs.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
-import { loadKnowledge } from '../intelligence/knowledge.ts';
+import { loadKnowledge } from '../knowledge/knowledge.ts';
 import { PIPELINES, findPipeline } from './pipelines.ts';
 import { createAsyncJobsService, type AsyncJobsService } from './service.ts';
 import { demoTasks } from './seed.ts';
-import { seedDemoTasks } from './register.ts';
+import { seedDemoTasks } from './module.ts';
 import { asyncJobsClient } from './test-client.ts';
 
 const BASE = '/internal/async-jobs/pipelines';

@@ -15,7 +15,7 @@ import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
 import { unauthorized } from '../../platform/errors.ts';
-import type { KnowledgeRevisions } from './kb-revisions.ts';
+import type { KnowledgeRevisions } from '../knowledge/revisions.ts';
 import type { AsyncJobsService } from './service.ts';
 
 const userOf = (request: FastifyRequest): RequestUser => {

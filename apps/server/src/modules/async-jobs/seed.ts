@@ -1,6 +1,6 @@
 import type { Concept } from '@loopdesk/clinical/kb/format.ts';
 import type { Pipeline, PipelineStep } from '@loopdesk/contracts/async-jobs.ts';
-import type { Knowledge } from '../intelligence/knowledge.ts';
+import type { Knowledge } from '../knowledge/knowledge.ts';
 import type { NewTask } from './service.ts';
 import { PIPELINES } from './pipelines.ts';
 

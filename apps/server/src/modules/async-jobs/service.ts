@@ -1,4 +1,3 @@
-import { sql, type Selectable } from 'kysely';
 import type { z } from 'zod';
 import {
   DISCARD_NOTE_REQUIRED,
@@ -20,13 +19,13 @@ import {
 import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
 import type { Database } from '../../platform/db/database.ts';
-import type { AsyncTasksTable } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { badRequest, conflict, forbidden, notFound, type AppError } from '../../platform/errors.ts';
+import { createAsyncTasksRepository, type TaskRow } from './repository.ts';
 import { applySubmission, resultShortfall } from './submissions.ts';
 import { PIPELINES, findPipeline, nextStep } from './pipelines.ts';
 
-export type TaskRow = Selectable<AsyncTasksTable>;
+export type { TaskRow } from './repository.ts';
 type Origin = { ip: string | null; userAgent: string | null; requestId: string | null };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -149,6 +148,7 @@ export function createAsyncJobsService(
     };
   },
 ) {
+  const tasks = createAsyncTasksRepository(db);
   const pipelineOf = (pipelineId: string): Pipeline => {
     const pipeline = findPipeline(pipelineId);
     if (!pipeline) {
@@ -206,15 +206,7 @@ export function createAsyncJobsService(
     if (!UUID.test(params.taskId)) {
       throw missing;
     }
-    let query = executor
-      .selectFrom('async_tasks')
-      .selectAll()
-      .where('id', '=', params.taskId)
-      .where('pipeline_id', '=', pipeline.id);
-    if (forUpdate) {
-      query = query.forUpdate();
-    }
-    const row = await query.executeTakeFirst();
+    const row = await tasks.find(params.taskId, pipeline.id, forUpdate, executor);
     if (!row) {
       throw missing;
     }
@@ -252,21 +244,7 @@ export function createAsyncJobsService(
 
     async withStats(pipelineId: string): Promise<PipelineWithStats> {
       const pipeline = pipelineOf(pipelineId);
-      const rows = await db
-        .selectFrom('async_tasks')
-        .select([
-          'step',
-          sql<number>`count(*) filter (where lock_holder is null or lock_expires_at <= now())::int`.as(
-            'free',
-          ),
-          sql<number>`count(*) filter (where lock_holder is not null and lock_expires_at > now())::int`.as(
-            'taken',
-          ),
-        ])
-        .where('pipeline_id', '=', pipeline.id)
-        .where('completed_at', 'is', null)
-        .groupBy('step')
-        .execute();
+      const rows = await tasks.stepCounts(pipeline.id);
       const byStep = new Map(rows.map((r) => [r.step, r]));
       return {
         ...pipeline,
@@ -300,9 +278,8 @@ export function createAsyncJobsService(
           at: created.toISOString(),
         },
       ];
-      return executor
-        .insertInto('async_tasks')
-        .values({
+      return tasks.insert(
+        {
           pipeline_id: task.pipeline.id,
           step: step.name,
           job_type: task.pipeline.jobType,
@@ -317,9 +294,9 @@ export function createAsyncJobsService(
           change_log: JSON.stringify(log),
           created_on: created,
           updated_at: created,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        executor,
+      );
     },
 
     /** `_add_task`: the new task payload of spec 3 §3, for a pipeline with an input form. */
@@ -384,29 +361,13 @@ export function createAsyncJobsService(
       const step = stepOf(pipeline, stepName);
       mayWork(user, pipeline, step);
       const taken = JSON.stringify([entry('TAKEN', who(user), step.name, step.state, step.state)]);
-      const result = await sql<TaskRow>`
-        update async_tasks set
-          change_log = change_log
-            || case when lock_holder is null then '[]'::jsonb else jsonb_build_array(
-                 jsonb_build_object(
-                   'action', 'LOCK_EXPIRED',
-                   'user', jsonb_build_object('id', lock_holder::text, 'email', null),
-                   'at', to_json(lock_expires_at) #>> '{}',
-                   'step', step, 'fromState', state, 'toState', state)) end
-            || ${taken}::jsonb,
-          lock_holder = ${user.id},
-          lock_expires_at = now() + make_interval(secs => ${options.leaseMs / 1000}),
-          updated_at = now()
-        where id = (
-          select id from async_tasks
-          where pipeline_id = ${pipeline.id} and step = ${step.name} and completed_at is null
-            and (lock_holder is null or lock_expires_at <= now())
-          order by created_on asc, seq asc
-          for update skip locked
-          limit 1
-        )
-        returning *`.execute(db);
-      const row = result.rows[0];
+      const row = await tasks.take({
+        pipelineId: pipeline.id,
+        step: step.name,
+        userId: user.id,
+        leaseSeconds: options.leaseMs / 1000,
+        takenLog: taken,
+      });
       if (!row) {
         throw notFound(JOB_QUEUE_EMPTY);
       }
@@ -466,33 +427,28 @@ export function createAsyncJobsService(
                 user.id,
               );
         revised ||= revision !== null;
-        return trx
-          .updateTable('async_tasks')
-          .set({
-            step: next ? next.name : step.name,
-            state: toState,
-            data: JSON.stringify(changes.data),
-            annotations: JSON.stringify(changes.annotations),
-            condition: JSON.stringify(changes.condition),
-            locations: JSON.stringify(changes.locations),
-            change_log: JSON.stringify(log),
-            ...(revision
-              ? {
-                  metadata: JSON.stringify({
-                    ...row.metadata,
-                    kbRevision: revision.revision,
-                    kbVersion: revision.kbVersion,
-                  }),
-                }
-              : {}),
-            lock_holder: null,
-            lock_expires_at: null,
-            updated_at: new Date(),
-            completed_at: next ? null : new Date(),
-          })
-          .where('id', '=', row.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        return tasks.update(trx, row.id, {
+          step: next ? next.name : step.name,
+          state: toState,
+          data: JSON.stringify(changes.data),
+          annotations: JSON.stringify(changes.annotations),
+          condition: JSON.stringify(changes.condition),
+          locations: JSON.stringify(changes.locations),
+          change_log: JSON.stringify(log),
+          ...(revision
+            ? {
+                metadata: JSON.stringify({
+                  ...row.metadata,
+                  kbRevision: revision.revision,
+                  kbVersion: revision.kbVersion,
+                }),
+              }
+            : {}),
+          lock_holder: null,
+          lock_expires_at: null,
+          updated_at: new Date(),
+          completed_at: next ? null : new Date(),
+        });
       });
       await recordAudit(
         db,
@@ -537,20 +493,15 @@ export function createAsyncJobsService(
             note,
           }),
         ];
-        return trx
-          .updateTable('async_tasks')
-          .set({
-            state: 'DISCARDED',
-            discarded_note: note,
-            change_log: JSON.stringify(log),
-            lock_holder: null,
-            lock_expires_at: null,
-            updated_at: new Date(),
-            completed_at: new Date(),
-          })
-          .where('id', '=', row.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        return tasks.update(trx, row.id, {
+          state: 'DISCARDED',
+          discarded_note: note,
+          change_log: JSON.stringify(log),
+          lock_holder: null,
+          lock_expires_at: null,
+          updated_at: new Date(),
+          completed_at: new Date(),
+        });
       });
       await recordAudit(
         db,

@@ -2,6 +2,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type {
   ConversationMessage,
   ConversationView,
+  ExceptionQueue,
   MessageAuthor,
   MessageEntity,
   MessageTranslation,
@@ -315,6 +316,54 @@ export function createConversationsRepository(db: Database) {
         .insertInto('tenant_configurations')
         .values({ id: configuration.id, ...values })
         .onConflict((oc) => oc.column('id').doUpdateSet({ ...values, updated_at: new Date() }))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /**
+     * A patient wrote: the conversation becomes unread, unless its reviewer is looking at it now
+     * (their current conversation on the desk).
+     */
+    async markUnreadUnlessViewed(id: string, reviewer: string, trx: Executor = db): Promise<void> {
+      await trx
+        .updateTable('conversations')
+        .set({ read: false })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('exception_reviewers')
+                .select('user_id')
+                .where('current_conversation_id', '=', id)
+                .where('user_id', '=', reviewer),
+            ),
+          ),
+        )
+        .execute();
+    },
+
+    /** Puts a handed-over conversation at the end of an exceptions queue, waiting for a reviewer. */
+    enqueueHandedOver(
+      id: string,
+      queue: ExceptionQueue,
+      reason: string,
+      trx: Executor,
+    ): Promise<ConversationRow> {
+      return trx
+        .updateTable('conversations')
+        .set({
+          holder: QUEUE,
+          queue,
+          restricted: sql<boolean>`restricted or ${queue === 'exceptions-restricted'}`,
+          queued_at: new Date(),
+          queue_seq: sql<number>`nextval('conversations_queue_seq')`,
+          handover_reason: reason,
+          allocated_at: null,
+          read: false,
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
     },

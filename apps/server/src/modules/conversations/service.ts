@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import { sql } from 'kysely';
 import {
   conversationNotFound,
   isDerivedMessageId,
@@ -356,22 +355,7 @@ export function createConversationsService(deps: { db: Database; listener: Conve
           !isDerivedMessageId(body.id) &&
           isReviewer(conversation.holder)
         ) {
-          await trx
-            .updateTable('conversations')
-            .set({ read: false })
-            .where('id', '=', id)
-            .where((eb) =>
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom('exception_reviewers')
-                    .select('user_id')
-                    .where('current_conversation_id', '=', id)
-                    .where('user_id', '=', conversation.holder),
-                ),
-              ),
-            )
-            .execute();
+          await repo.markUnreadUnlessViewed(id, conversation.holder, trx);
         }
         await recordAudit(
           trx,
@@ -419,22 +403,7 @@ export function createConversationsService(deps: { db: Database; listener: Conve
         if (conversation.holder !== BOT) {
           return { row: conversation, changed: false };
         }
-        const row = await trx
-          .updateTable('conversations')
-          .set({
-            holder: QUEUE,
-            queue: body.queue,
-            restricted: sql<boolean>`restricted or ${body.queue === 'exceptions-restricted'}`,
-            queued_at: new Date(),
-            queue_seq: sql<number>`nextval('conversations_queue_seq')`,
-            handover_reason: body.reason,
-            allocated_at: null,
-            read: false,
-            updated_at: new Date(),
-          })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await repo.enqueueHandedOver(id, body.queue, body.reason, trx);
         await recordAudit(
           trx,
           {

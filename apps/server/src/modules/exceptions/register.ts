@@ -4,10 +4,8 @@ import type { Bus } from '../../platform/bus.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { JobHooks } from '../integration/service.ts';
-import { registerConversationApi, registerConversationRoutes } from '../conversations/routes.ts';
-import { createConversationsService } from '../conversations/service.ts';
-import { registerPhysicianApi, registerSchedulingRoutes } from '../scheduling/routes.ts';
-import { createSchedulingService } from '../scheduling/service.ts';
+import type { Conversations } from '../conversations/module.ts';
+import type { Scheduling } from '../scheduling/module.ts';
 import { createExceptionDesk } from './desk.ts';
 import { registerExceptionRoutes } from './routes.ts';
 
@@ -22,6 +20,8 @@ export function createExceptions(deps: {
   log: FastifyBaseLogger;
   /** A technician session not seen for this long is gone. */
   staleMs: number;
+  conversations: Conversations;
+  scheduling: Scheduling;
 }) {
   const { db, bus, config, log } = deps;
   const desk = createExceptionDesk({
@@ -32,8 +32,7 @@ export function createExceptions(deps: {
     staleMs: deps.staleMs,
     sweepMs: config.env.LEASE_SWEEP_SECONDS * 1000,
   });
-  const conversations = createConversationsService({ db, listener: desk.listener });
-  const scheduling = createSchedulingService(db);
+  deps.conversations.listen(desk.listener);
   const jobHooks: JobHooks = {
     attach: (trx, job) => desk.service.attachTask(trx, job),
     created: (job) => desk.taskCreated(job),
@@ -43,13 +42,11 @@ export function createExceptions(deps: {
     hubHooks: desk.hooks,
     jobHooks,
     extendV1: (v1: FastifyInstance, apiKeyName: (request: FastifyRequest) => string): void => {
-      registerConversationApi(v1, { service: conversations, apiKeyName });
-      registerPhysicianApi(v1, { service: scheduling, apiKeyName });
+      deps.conversations.registerV1(v1, apiKeyName);
+      deps.scheduling.registerV1(v1, apiKeyName);
     },
     register(api: ApiRouter): void {
-      registerConversationRoutes(api, conversations);
       registerExceptionRoutes(api, desk);
-      registerSchedulingRoutes(api, scheduling);
     },
   };
 }

@@ -1,22 +1,15 @@
-import { conversationDifferential } from '@loopdesk/clinical/inference/conversation.ts';
 import {
   ConversationIdParams,
   TENANT_HEADER,
   TenantHeaders,
-  conversationNotFound,
 } from '@loopdesk/contracts/conversations.ts';
-import { EXCEPTION_ERRORS } from '@loopdesk/contracts/exceptions.ts';
 import { ConversationDifferentialResponse } from '@loopdesk/contracts/intelligence.ts';
-import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
-import { recordAudit, requestOrigin } from '../../platform/audit.ts';
+import { requestOrigin } from '../../platform/audit.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { forbidden, notFound, unauthorized } from '../../platform/errors.ts';
-import { createConversationsRepository } from '../conversations/repository.ts';
-import type { Knowledge } from './knowledge.ts';
-
-/** The differential reads at most this many of a conversation's latest messages. */
-export const CONVERSATION_DIFFERENTIAL_MESSAGES = 500;
+import { unauthorized } from '../../platform/errors.ts';
+import type { Knowledge } from '../knowledge/knowledge.ts';
+import { createConversationDifferentialService } from './conversation-differential-service.ts';
 
 /**
  * `GET /internal/intelligence/conversations/{id}/clinical_inference/differential_diagnosis`: the
@@ -29,8 +22,7 @@ export function registerConversationDifferential(
   api: ApiRouter,
   deps: { db: Database; knowledge: Knowledge },
 ): void {
-  const { db, knowledge } = deps;
-  const conversations = createConversationsRepository(db);
+  const service = createConversationDifferentialService(deps);
 
   api.route(
     'GET /internal/intelligence/conversations/:id/clinical_inference/differential_diagnosis',
@@ -49,80 +41,7 @@ export function registerConversationDifferential(
       const { id } = request.params as ConversationIdParams;
       const header = request.headers[TENANT_HEADER];
       const tenant = typeof header === 'string' && header.length > 0 ? header : undefined;
-      const conversation = await conversations.findConversation(id);
-      if (!conversation) {
-        throw notFound(conversationNotFound(`no conversation with the id '${id}'`));
-      }
-      if (tenant !== undefined && tenant !== conversation.tenant) {
-        throw notFound(conversationNotFound(`'${id}' belongs to another tenant than ${tenant}`));
-      }
-      if (conversation.restricted && !hasPrivilege(user.roles, 'jobs:exception:restricted')) {
-        throw forbidden(EXCEPTION_ERRORS.restricted);
-      }
-      const latest = await conversations.listPage(id, {
-        number: 0,
-        size: CONVERSATION_DIFFERENTIAL_MESSAGES,
-        newestFirst: true,
-      });
-      const patient = latest
-        .filter((m) => m.direction === 'IN')
-        .reverse()
-        .map((m) => ({ id: m.id, text: m.content }));
-      const result = conversationDifferential(
-        patient,
-        knowledge.recogniser,
-        knowledge.differential,
-        knowledge.kb.items,
-      );
-      await recordAudit(
-        db,
-        {
-          action: 'conversation.differential.read',
-          outcome: 'success',
-          actorId: user.id,
-          actorEmail: user.email,
-          resourceType: 'conversation',
-          resourceId: id,
-          statusCode: 200,
-        },
-        requestOrigin(request),
-      );
-      return {
-        value: {
-          conversationId: id,
-          observations: result.findings.map((f) => ({
-            observation: f.canonicalName,
-            observationId: f.conceptId,
-            class: f.class,
-            presence: f.presence,
-            messageId: f.messageId,
-            original: f.original,
-          })),
-          inference: result.inference.map((entry) => ({
-            conditionName: entry.conditionName,
-            conditionId: entry.conditionId,
-            probability: entry.probability,
-            ...(entry.acuity === undefined ? {} : { acuity: entry.acuity }),
-            complications: entry.complications.map((c) => ({
-              id: c.id,
-              name: c.name,
-              ...(c.question === undefined ? {} : { question: c.question }),
-              acuity: c.acuity,
-              ...(c.response === 'endorse' || c.response === 'deny'
-                ? { response: c.response }
-                : {}),
-            })),
-            associatedObservations: entry.associatedObservations,
-          })),
-          differentiatingObservations: result.differentiatingObservations,
-          ...(result.acuity === 'emergent' ||
-          result.acuity === 'urgent' ||
-          result.acuity === 'other'
-            ? { acuity: result.acuity }
-            : {}),
-          acuityRing: result.acuityRing,
-        },
-      };
+      return service.differentialOf(id, user, tenant, requestOrigin(request));
     },
   );
 }

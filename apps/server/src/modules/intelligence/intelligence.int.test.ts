@@ -6,7 +6,7 @@ import { tokenForRoles } from '../../test/tokens.ts';
 type Row = Record<string, unknown>;
 /** A JSON list of the answer, for lookups. */
 const list = (value: unknown): Row[] => value as Row[];
-import { KnowledgeBaseError, loadKnowledge } from './knowledge.ts';
+import { KnowledgeBaseError, loadKnowledge } from '../knowledge/knowledge.ts';
 
 describe('ontology, typeahead and differential API', () => {
   let t: TestApp;

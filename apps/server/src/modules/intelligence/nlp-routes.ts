@@ -19,7 +19,7 @@ import {
 import type { z } from 'zod';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../knowledge/knowledge.ts';
 
 interface MediaRange {
   type: string;

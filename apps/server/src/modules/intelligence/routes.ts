@@ -40,7 +40,7 @@ import {
 import type { z } from 'zod';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge } from '../knowledge/knowledge.ts';
 
 /** What typeahead `type=trained` searches: what the differential is trained on. */
 const TRAINED_CLASSES: readonly ConceptClass[] = ['condition', ...OBSERVATION_CLASSES];

@@ -4,7 +4,9 @@ import {
   type RequestsQuery,
 } from '@loopdesk/contracts/quinn.ts';
 import type { z } from 'zod';
+import { recordAudit } from '../../platform/audit.ts';
 import type { Bus } from '../../platform/bus.ts';
+import type { Database } from '../../platform/db/database.ts';
 import { AppError, conflict, notFound } from '../../platform/errors.ts';
 import type { AssistantRequestRow, QuinnRepository } from './repository.ts';
 
@@ -17,8 +19,12 @@ export const assistantTimeoutMessage = (seconds: number) =>
 /** The assistant answered that it cannot answer. */
 export const assistantFailedMessage = (error: string) => `The assistant could not answer: ${error}`;
 
+type Origin = { ip: string | null; userAgent: string | null; requestId: string | null };
+
 export interface QuinnServiceOptions {
   repo: QuinnRepository;
+  /** Where the assistant's reads and answers are audited. */
+  db: Database;
   bus: Bus;
   /** How long a portal request waits for the assistant. */
   timeoutMs: number;
@@ -190,6 +196,72 @@ export function createQuinnService(options: QuinnServiceOptions) {
       }
       await bus.publish('assistant.requests.settled', { id });
       return settledRow;
+    },
+
+    /** `poll` for the assistant's API key: what it read goes into the audit trail. */
+    async readByAssistant(
+      query: RequestsQuery,
+      signal: AbortSignal,
+      apiKey: string,
+      origin: Origin,
+    ): Promise<AssistantRequestRow[]> {
+      const rows = await this.poll(query, signal);
+      if (rows.length > 0) {
+        await recordAudit(
+          options.db,
+          {
+            action: 'integration.requests.read',
+            outcome: 'success',
+            resourceType: 'assistant-request',
+            resourceId: rows.map((r) => r.id).join(','),
+            statusCode: 200,
+            details: { apiKey, kinds: rows.map((r) => r.kind) },
+          },
+          origin,
+        );
+      }
+      return rows;
+    },
+
+    /** `answer` for the assistant's API key: the answer, or its refusal, in the audit trail. */
+    async answerByAssistant(
+      id: string,
+      body: { answer: unknown } | { error: string },
+      apiKey: string,
+      origin: Origin,
+    ): Promise<AssistantRequestRow> {
+      try {
+        const row = await this.answer(id, body, apiKey);
+        await recordAudit(
+          options.db,
+          {
+            action: 'integration.request.answer',
+            outcome: 'success',
+            resourceType: 'assistant-request',
+            resourceId: row.id,
+            statusCode: 200,
+            details: { apiKey, kind: row.kind, state: row.state },
+          },
+          origin,
+        );
+        return row;
+      } catch (error) {
+        if (error instanceof AppError) {
+          await recordAudit(
+            options.db,
+            {
+              action: 'integration.request.answer',
+              outcome: 'failure',
+              resourceType: 'assistant-request',
+              resourceId: id,
+              statusCode: error.statusCode,
+              details: { apiKey, message: error.message },
+            },
+            origin,
+          );
+        }
+        throw error;
+      }
     },
 
     /** The newest context menu the assistant gave for a tenant's intent (for checking submissions). */

@@ -15,7 +15,7 @@ import {
   type AsyncTaskType,
   type KnowledgeRevisionSummary,
 } from '@loopdesk/contracts/async-jobs.ts';
-import type { Knowledge } from '../intelligence/knowledge.ts';
+import type { Knowledge } from './knowledge.ts';
 
 /**
  * Knowledge write-back (issue 7 item 5): what a completed task of the observations,

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
-import type { Database } from '../db/database.ts';
-import { randomToken } from './tokens.ts';
+import { randomToken } from '../../platform/auth/tokens.ts';
+import type { SignInRepository } from './repository.ts';
 
 /** What the server keeps of the identity provider's answer. */
 export interface SignInIdentity {
@@ -23,7 +23,7 @@ const TRANSACTION_TTL_MS = 10 * 60_000;
  * for ten minutes and bound to the browser by a cookie.
  */
 export function createOidcClient(options: {
-  db: Database;
+  transactions: SignInRepository;
   issuer: string;
   clientId: string;
   clientSecret: string;
@@ -74,14 +74,8 @@ export function createOidcClient(options: {
       const state = client.randomState();
       const nonce = client.randomNonce();
       const codeVerifier = client.randomPKCECodeVerifier();
-      await options.db
-        .deleteFrom('auth_transactions')
-        .where('created_at', '<', new Date(Date.now() - TRANSACTION_TTL_MS))
-        .execute();
-      await options.db
-        .insertInto('auth_transactions')
-        .values({ id: transactionId, state, nonce, code_verifier: codeVerifier })
-        .execute();
+      await options.transactions.deleteStartedBefore(new Date(Date.now() - TRANSACTION_TTL_MS));
+      await options.transactions.insert({ id: transactionId, state, nonce, codeVerifier });
       const url = client.buildAuthorizationUrl(config, {
         redirect_uri: options.redirectUri,
         scope: 'openid email profile',
@@ -102,11 +96,7 @@ export function createOidcClient(options: {
           'The sign-in was not started from this browser, or it took too long. Start again.',
         );
       }
-      const transaction = await options.db
-        .deleteFrom('auth_transactions')
-        .where('id', '=', transactionId)
-        .returningAll()
-        .executeTakeFirst();
+      const transaction = await options.transactions.take(transactionId);
       if (!transaction || Date.now() - transaction.created_at.getTime() > TRANSACTION_TTL_MS) {
         throw new SignInError('The sign-in has expired or was already used. Start again.');
       }

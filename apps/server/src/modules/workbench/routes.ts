@@ -16,8 +16,8 @@ import {
 } from '@loopdesk/contracts/quinn.ts';
 import { IntentContextMenu } from '@loopdesk/contracts/workbench-payloads.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
-import { recordAudit, requestOrigin } from '../../platform/audit.ts';
-import { AppError, badRequest, unauthorized } from '../../platform/errors.ts';
+import { requestOrigin } from '../../platform/audit.ts';
+import { badRequest, unauthorized } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { createApiKeysService, type RequestApiKey } from '../integration/api-keys.ts';
 import { toRequestView } from './repository.ts';
@@ -187,21 +187,12 @@ export async function registerQuinnRoutes(
           const onClose = () => hangUp.abort();
           reply.raw.once('close', onClose);
           try {
-            const rows = await service.poll(request.query, hangUp.signal);
-            if (rows.length > 0) {
-              await recordAudit(
-                db,
-                {
-                  action: 'integration.requests.read',
-                  outcome: 'success',
-                  resourceType: 'assistant-request',
-                  resourceId: rows.map((r) => r.id).join(','),
-                  statusCode: 200,
-                  details: { apiKey: apiKey.name, kinds: rows.map((r) => r.kind) },
-                },
-                requestOrigin(request),
-              );
-            }
+            const rows = await service.readByAssistant(
+              request.query,
+              hangUp.signal,
+              apiKey.name,
+              requestOrigin(request),
+            );
             return { requests: rows.map(toRequestView) };
           } finally {
             reply.raw.off('close', onClose);
@@ -223,39 +214,14 @@ export async function registerQuinnRoutes(
         },
         async (request) => {
           const apiKey = keyOf(request);
-          const origin = requestOrigin(request);
-          try {
-            const row = await service.answer(request.params.id, request.body, apiKey.name);
-            await recordAudit(
-              db,
-              {
-                action: 'integration.request.answer',
-                outcome: 'success',
-                resourceType: 'assistant-request',
-                resourceId: row.id,
-                statusCode: 200,
-                details: { apiKey: apiKey.name, kind: row.kind, state: row.state },
-              },
-              origin,
-            );
-            return toRequestView(row);
-          } catch (error) {
-            if (error instanceof AppError) {
-              await recordAudit(
-                db,
-                {
-                  action: 'integration.request.answer',
-                  outcome: 'failure',
-                  resourceType: 'assistant-request',
-                  resourceId: request.params.id,
-                  statusCode: error.statusCode,
-                  details: { apiKey: apiKey.name, message: error.message },
-                },
-                origin,
-              );
-            }
-            throw error;
-          }
+          return toRequestView(
+            await service.answerByAssistant(
+              request.params.id,
+              request.body,
+              apiKey.name,
+              requestOrigin(request),
+            ),
+          );
         },
       );
       return Promise.resolve();

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { KnowledgeBase } from '@loopdesk/clinical/kb/format.ts';
 import { KbChange, reviseKnowledgeBase } from '@loopdesk/clinical/kb/revise.ts';
 import {
@@ -9,7 +8,8 @@ import {
 } from '@loopdesk/contracts/async-jobs.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { buildKnowledge, createLiveKnowledge, type Knowledge } from '../intelligence/knowledge.ts';
+import { buildKnowledge, createLiveKnowledge, type Knowledge } from './knowledge.ts';
+import { createKnowledgeRepository } from './repository.ts';
 import { writeBackOf } from './write-back.ts';
 
 /**
@@ -48,13 +48,8 @@ export function createKnowledgeRevisions(deps: {
     }
     return next;
   };
-  const newer = (executor: Database) =>
-    executor
-      .selectFrom('kb_revisions')
-      .select(['revision', 'change'])
-      .where('revision', '>', applied)
-      .orderBy('revision')
-      .execute();
+  const repo = createKnowledgeRepository(db);
+  const newer = (executor: Database) => repo.newer(applied, executor);
 
   /** Serves the revisions this node has not applied yet (one refresh at a time). */
   const refresh = (): Promise<void> => {
@@ -99,7 +94,7 @@ export function createKnowledgeRevisions(deps: {
       task: AsyncTask,
       userId: string,
     ): Promise<{ revision: number; kbVersion: string } | null> {
-      await sql`select pg_advisory_xact_lock(hashtext('kb_revisions'))`.execute(trx);
+      await repo.lock(trx);
       // Revisions another node committed that this one has not applied yet.
       const pending = await newer(trx);
       const kb = pending.length > 0 ? replay(served, pending, () => undefined) : served;
@@ -110,19 +105,15 @@ export function createKnowledgeRevisions(deps: {
       }
       // Throws (and the task stays where it was) when the result would break the KB.
       reviseKnowledgeBase(kb, writeBack.change, 'check');
-      const row = await trx
-        .insertInto('kb_revisions')
-        .values({
-          task_id: task.id,
-          pipeline_id: task.lock.pipeline,
-          base_version: kb.kbVersion,
-          change: JSON.stringify(writeBack.change),
-          summary: JSON.stringify(writeBack.summary),
-          created_by: userId,
-        })
-        .returning('revision')
-        .executeTakeFirstOrThrow();
-      return { revision: row.revision, kbVersion: versionOf(row.revision) };
+      const revision = await repo.insert(trx, {
+        taskId: task.id,
+        pipelineId: task.lock.pipeline,
+        baseVersion: kb.kbVersion,
+        change: writeBack.change,
+        summary: writeBack.summary,
+        createdBy: userId,
+      });
+      return { revision, kbVersion: versionOf(revision) };
     },
 
     /** After the completing transaction: serve the new version here and tell the other nodes. */
@@ -132,20 +123,7 @@ export function createKnowledgeRevisions(deps: {
     },
 
     async list(): Promise<KnowledgeRevisionList> {
-      const rows = await db
-        .selectFrom('kb_revisions')
-        .leftJoin('users', 'users.id', 'kb_revisions.created_by')
-        .select([
-          'kb_revisions.revision',
-          'kb_revisions.task_id',
-          'kb_revisions.pipeline_id',
-          'kb_revisions.base_version',
-          'kb_revisions.summary',
-          'kb_revisions.created_at',
-          'users.email',
-        ])
-        .orderBy('kb_revisions.revision')
-        .execute();
+      const rows = await repo.list();
       return {
         kbVersion: live.knowledge.kb.kbVersion,
         revisions: rows.map((row) => ({

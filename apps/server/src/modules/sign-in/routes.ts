@@ -4,28 +4,20 @@ import {
   AUTH_CHANNEL,
   SIGNED_IN_MESSAGE,
   SIGN_IN_FAILED_MESSAGE,
-  type AccessTokenResponse,
 } from '@loopdesk/contracts/users.ts';
-import { recordAudit, requestOrigin } from '../audit.ts';
-import type { Database } from '../db/database.ts';
-import { errorBody } from '../errors.ts';
+import { requestOrigin } from '../../platform/audit.ts';
+import { errorBody } from '../../platform/errors.ts';
 import type { OidcClient, SignInIdentity } from './oidc-client.ts';
 import { SignInError } from './oidc-client.ts';
-import type { SessionStore } from './sessions.ts';
-import type { TokenService } from './tokens.ts';
-import { createUsersRepository, toMe } from '../../modules/users/repository.ts';
+import type { SignInService } from './service.ts';
 
 export const REFRESH_COOKIE = 'loopdesk_refresh';
 export const TRANSACTION_COOKIE = 'loopdesk_auth_tx';
 
 export interface AuthRoutesOptions {
-  db: Database;
+  service: SignInService;
   oidc: OidcClient;
-  sessions: SessionStore;
-  tokens: TokenService;
   secureCookies: boolean;
-  allowedDomains: readonly string[];
-  adminEmails: readonly string[];
   absoluteMs: number;
   rateLimit: number;
 }
@@ -64,7 +56,7 @@ if(window.opener){window.opener.postMessage(m,location.origin);${failed ? '' : '
 
 /** Sign-in (popup), refresh, logout. */
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRoutesOptions): void {
-  const users = createUsersRepository(options.db);
+  const { service } = options;
   const cookieBase = { httpOnly: true, secure: options.secureCookies, path: '/auth' } as const;
   const limited = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
   /**
@@ -98,35 +90,8 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRoutesOpti
     message: string,
     email?: string,
   ) => {
-    await recordAudit(
-      options.db,
-      {
-        action: 'auth.sign-in',
-        outcome: 'denied',
-        actorEmail: email ?? null,
-        statusCode: 401,
-        details: { reason: message },
-      },
-      requestOrigin(request),
-    );
+    await service.refused(message, email, requestOrigin(request));
     return popupPage(reply, 401, { type: SIGN_IN_FAILED_MESSAGE, message });
-  };
-
-  const checkIdentity = (identity: SignInIdentity): string | null => {
-    if (!identity.emailVerified) {
-      return `Sign-in refused: the identity provider has not verified ${identity.email}.`;
-    }
-    if (options.allowedDomains.length > 0) {
-      const domain = identity.hostedDomain ?? identity.email.split('@')[1] ?? '';
-      const emailDomain = identity.email.split('@')[1] ?? '';
-      if (
-        !options.allowedDomains.includes(domain) ||
-        !options.allowedDomains.includes(emailDomain)
-      ) {
-        return `Sign-in refused: ${identity.email} is not in an allowed domain (${options.allowedDomains.join(', ')}). Use your company account.`;
-      }
-    }
-    return null;
   };
 
   app.get('/auth/login', limited(options.rateLimit), async (request, reply) => {
@@ -162,35 +127,11 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRoutesOpti
       }
       throw error;
     }
-    const problem = checkIdentity(identity);
+    const problem = service.problemWith(identity);
     if (problem) {
       return refuse(request, reply, problem, identity.email);
     }
-    const user = await users.upsertOnSignIn({
-      email: identity.email,
-      displayName: identity.displayName,
-      photoUrl: identity.photoUrl,
-      initialRoles: options.adminEmails.includes(identity.email) ? ['admin'] : [],
-    });
-    const origin = requestOrigin(request);
-    const { sessionId, refreshToken } = await options.sessions.create({
-      userId: user.id,
-      ip: origin.ip,
-      userAgent: origin.userAgent,
-    });
-    await recordAudit(
-      options.db,
-      {
-        action: 'auth.sign-in',
-        outcome: 'success',
-        actorId: user.id,
-        actorEmail: user.email,
-        resourceType: 'session',
-        resourceId: sessionId,
-        statusCode: 200,
-      },
-      origin,
-    );
+    const { refreshToken } = await service.signIn(identity, requestOrigin(request));
     void reply.setCookie(REFRESH_COOKIE, refreshToken, {
       ...cookieBase,
       sameSite: 'strict',
@@ -204,56 +145,27 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRoutesOpti
     if (!token) {
       return reply.status(401).send(errorBody(401, 'Not signed in: sign in to continue.'));
     }
-    const outcome = await options.sessions.refresh(token);
-    if (!outcome.ok && outcome.replacedJustNow) {
+    const result = await service.refresh(token);
+    if (result.kind === 'retry') {
       // Keep the cookie: the browser already holds the token that replaced this one.
-      return reply.status(401).header('retry-after', '1').send(errorBody(401, outcome.reason));
+      return reply.status(401).header('retry-after', '1').send(errorBody(401, result.reason));
     }
-    const user = outcome.ok ? await users.findById(outcome.userId) : undefined;
-    if (!outcome.ok || !user) {
+    if (result.kind === 'refused') {
       void reply.clearCookie(REFRESH_COOKIE, { ...cookieBase, sameSite: 'strict' });
-      const reason = outcome.ok ? 'The account no longer exists.' : outcome.reason;
-      return reply.status(401).send(errorBody(401, reason));
+      return reply.status(401).send(errorBody(401, result.reason));
     }
-    void reply.setCookie(REFRESH_COOKIE, outcome.refreshToken, {
+    void reply.setCookie(REFRESH_COOKIE, result.refreshToken, {
       ...cookieBase,
       sameSite: 'strict',
       maxAge: Math.floor(options.absoluteMs / 1000),
     });
-    const me = toMe(user);
-    const accessToken = await options.tokens.sign({
-      sub: me.id,
-      sid: outcome.sessionId,
-      email: me.email,
-      roles: me.permissions.roles,
-    });
-    const body: AccessTokenResponse = {
-      accessToken,
-      expiresIn: options.tokens.ttlSeconds,
-      user: me,
-    };
-    return reply.header('cache-control', 'no-store').send(body);
+    return reply.header('cache-control', 'no-store').send(result.body);
   });
 
   app.post('/auth/logout', limitedJsonOnly(options.rateLimit), async (request, reply) => {
     const token = request.cookies[REFRESH_COOKIE];
     void reply.clearCookie(REFRESH_COOKIE, { ...cookieBase, sameSite: 'strict' });
-    const session = token ? await options.sessions.sessionOf(token) : undefined;
-    if (session) {
-      await options.sessions.revoke(session.sessionId, 'logout');
-      await recordAudit(
-        options.db,
-        {
-          action: 'auth.sign-out',
-          outcome: 'success',
-          actorId: session.userId,
-          resourceType: 'session',
-          resourceId: session.sessionId,
-          statusCode: 204,
-        },
-        requestOrigin(request),
-      );
-    }
+    await service.logout(token, requestOrigin(request));
     return reply.status(204).send();
   });
 }

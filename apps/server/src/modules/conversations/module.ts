@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ConversationMessage } from '@loopdesk/contracts/conversations.ts';
+import type { ConversationRow } from './repository.ts';
+import { registerConversationApi, registerConversationRoutes } from './routes.ts';
+import {
+  createConversationsService,
+  type ConversationListener,
+  type ConversationsService,
+} from './service.ts';
+
+/** What the conversations module gives the modules above it. */
+export interface Conversations {
+  readonly service: ConversationsService;
+  /**
+   * Hears about new messages and handovers (the exception desk): the desk sits above this
+   * module and registers itself, so no import runs back up.
+   */
+  listen(listener: ConversationListener): void;
+  /** Registers the assistant's `/api/v1` conversation calls in the integration API's scope. */
+  registerV1(v1: FastifyInstance, apiKeyName: (request: FastifyRequest) => string): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    conversations: Conversations;
+  }
+}
+
+/**
+ * Conversations (spec 2 §7): what the assistant records (patients, conversations, messages,
+ * handovers) and what reviewers read (transcripts, person summaries, tenant configurations).
+ */
+export default fp(
+  (app) => {
+    const listeners: ConversationListener[] = [];
+    const service = createConversationsService({
+      db: app.db,
+      listener: {
+        async messageAdded(conversation: ConversationRow, message: ConversationMessage) {
+          for (const listener of listeners) {
+            await listener.messageAdded(conversation, message);
+          }
+        },
+        async handedOver() {
+          for (const listener of listeners) {
+            await listener.handedOver();
+          }
+        },
+      },
+    });
+    registerConversationRoutes(app.api, service);
+    app.decorate('conversations', {
+      service,
+      listen: (listener) => {
+        listeners.push(listener);
+      },
+      registerV1: (v1, apiKeyName) => registerConversationApi(v1, { service, apiKeyName }),
+    } satisfies Conversations);
+    return Promise.resolve();
+  },
+  { name: 'conversations', dependencies: ['platform'] },
+);

@@ -1,0 +1,28 @@
+import fp from 'fastify-plugin';
+import { DEMO_ACCOUNTS } from './demo-accounts.ts';
+import { createUsersRepository, type UsersRepository } from './repository.ts';
+import { registerUsersRoutes } from './routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The users table: sign-in creates and reads users through it. */
+    users: UsersRepository;
+  }
+}
+
+/**
+ * Users: the signed-in user and user management (`/internal/users/...`). In demo mode with the
+ * development sign-in, the demo accounts (one per role) exist from the start.
+ */
+export default fp(
+  async (app) => {
+    const { config, db } = app;
+    const users = createUsersRepository(db);
+    if (config.devSignIn && config.env.DEMO) {
+      await users.ensureAccounts(DEMO_ACCOUNTS);
+    }
+    registerUsersRoutes(app.api, db);
+    app.decorate('users', users);
+  },
+  { name: 'users', dependencies: ['platform'] },
+);
