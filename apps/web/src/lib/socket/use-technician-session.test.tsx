@@ -6,7 +6,7 @@ import { ToastProvider } from '../../components/toast-provider.tsx';
 import { setSession } from '../auth/session-store.ts';
 import { createQueryClient } from '../query-client.ts';
 import { makeUser } from '../../test/fake-server.ts';
-import { fakeWebSockets } from './fake-web-socket.ts';
+import { fakeWebSockets } from '../../test/fake-web-socket.ts';
 import { RECONNECT_DELAY_MS } from './technician-socket.ts';
 import {
   BUSY_MESSAGE,

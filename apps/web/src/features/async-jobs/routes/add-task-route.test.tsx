@@ -8,7 +8,7 @@ import {
   type FakeHandler,
 } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { makeTask, requestsTo, SLOW } from '../test/fixtures.ts';
+import { makeTask, requestsTo, SLOW } from '../../../test/features/async-jobs/fixtures.ts';
 
 const ADD_PATH = (id: string) => `POST /internal/async-jobs/pipelines/${id}/_add_task`;
 

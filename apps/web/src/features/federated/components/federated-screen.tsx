@@ -10,10 +10,10 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
 import type { SocketConstructor } from '../../../lib/socket/technician-socket.ts';
 import { useTechnicianSession } from '../../../lib/socket/use-technician-session.ts';
-import { SessionFooter } from '../../../components/session-footer.tsx';
-import { JobPanel } from '../../../components/job-panels/job-panel.tsx';
-import { typingIn } from '../../../lib/jobs/typing-in.ts';
-import { ShortcutsDialog } from '../../../components/job-panels/shortcuts-dialog.tsx';
+import { SessionFooter } from '../../../workbench/components/session-footer.tsx';
+import { JobPanel } from '../../../workbench/components/job-panel.tsx';
+import { typingIn } from '../../../workbench/utils/typing-in.ts';
+import { ShortcutsDialog } from '../../../workbench/components/shortcuts-dialog.tsx';
 
 /** Spec 1 §2 status texts of the federated screen. */
 export const WAITING_TEXT = 'Waiting for next message';
