@@ -8,6 +8,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
+import { useErrorToast } from '../../../components/use-error-toast.ts';
 import type { SocketConstructor } from '../../../lib/socket/technician-socket.ts';
 import { useTechnicianSession } from '../../../lib/socket/use-technician-session.ts';
 import { SessionFooter } from '../../../workbench/components/session-footer.tsx';
@@ -65,6 +66,9 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
   const socketOptions = WebSocket ? { WebSocket } : {};
   const federated = useTechnicianSession('federated', socketOptions);
   const priority = useTechnicianSession('priority', socketOptions);
+  // The sessions report socket and server errors; showing them is the screen's (spec 1 §8).
+  useErrorToast(federated.error);
+  useErrorToast(priority.error);
   // The session whose job is on the screen; the federated one otherwise (status, state).
   const session = priority.job ? priority : federated;
   const containerRef = useRef<HTMLDivElement>(null);
