@@ -338,7 +338,13 @@ describe('async task screens', { timeout: 20_000 }, () => {
   });
 
   it('falls back for a task type without a screen', async () => {
-    renderTask(makeTask('text.annotation', 'REGISTERED', { jobType: 'hitl.jobs.async.text.poem' }));
+    // A pipeline the served pipelines do not list, so no step names a screen.
+    renderTask(
+      makeTask('text.annotation', 'REGISTERED', {
+        jobType: 'hitl.jobs.async.text.poem',
+        lock: { pipeline: 12, step: 'write_poem' },
+      }),
+    );
     expect(
       await screen.findByText('No job found for hitl.jobs.async.text.poem'),
     ).toBeInTheDocument();

@@ -3,7 +3,7 @@ import type { AsyncTask } from '@loopdesk/contracts/async-jobs.ts';
 import { expect } from 'vitest';
 import { json, makeUser, type FakeHandler } from '../../fake-server.ts';
 import { renderApp } from '../../render-app.tsx';
-import { SLOW, requestsTo } from './fixtures.ts';
+import { SERVED_PIPELINES, SLOW, requestsTo } from './fixtures.ts';
 
 export const TASK_PATH = '/internal/async-jobs/pipelines/1/steps/s/tasks/task-1';
 export const ROUTE = '/jobs/async/pipelines/1/steps/s/tasks/task-1';
@@ -27,13 +27,15 @@ const modelRoutes: Record<string, FakeHandler> = Object.fromEntries(
   ]),
 );
 
-/** Renders the portal at a task's route with the task (and the lookups screens make) faked. */
+/** Renders the portal at a task's route with the task, the pipelines and the screens' lookups faked. */
 export function renderTask(task: AsyncTask, routes: Record<string, FakeHandler> = {}) {
   const view = renderApp({
     path: ROUTE,
     user: makeUser(['annotator']),
     routes: {
       [`GET ${TASK_PATH}`]: () => json(200, task),
+      // The task's screen is the one its step names.
+      'GET /internal/async-jobs/pipelines': () => json(200, { items: SERVED_PIPELINES }),
       [`POST ${TASK_PATH}`]: () => json(200, { ...task, state: 'COMPLETED' }),
       [`DELETE ${TASK_PATH}`]: () => json(200, { ...task, state: 'DISCARDED' }),
       'GET /internal/utilities/typeahead': () =>
