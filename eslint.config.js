@@ -7,6 +7,9 @@ import { readdirSync } from 'node:fs';
 
 // No web feature imports another feature (bulletproof-react).
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url));
+// The features that show a technician's work and so may use the workbench (docs/adr/0002): a new
+// feature is added here on purpose, not by accident.
+const workbenchUsers = ['federated', 'exception-desk', 'async-jobs'];
 
 // Server modules (issue 11, "one module shape"): platform imports no module, and between the
 // modules below imports run only downward, the way their module.ts `dependencies` point:
@@ -96,19 +99,51 @@ export default tseslint.config(
             { target: './apps/web', from: './apps/assistant' },
             { target: './apps/assistant', from: './apps/server' },
             { target: './apps/assistant', from: './apps/web' },
-            // Web: shared -> features -> app (bulletproof-react).
+            // Web: shared (lib, components) -> workbench -> features -> app (bulletproof-react).
             {
               target: './apps/web/src/components',
-              from: ['./apps/web/src/features', './apps/web/src/app'],
+              from: ['./apps/web/src/workbench', './apps/web/src/features', './apps/web/src/app'],
             },
             {
               target: './apps/web/src/lib',
+              from: ['./apps/web/src/workbench', './apps/web/src/features', './apps/web/src/app'],
+            },
+            // lib is below the UI: it reports errors in return values and never shows a toast.
+            {
+              target: './apps/web/src/lib/**/!(*.test).{ts,tsx}',
+              from: './apps/web/src/components',
+            },
+            {
+              target: './apps/web/src/workbench',
               from: ['./apps/web/src/features', './apps/web/src/app'],
             },
             { target: './apps/web/src/features', from: './apps/web/src/app' },
             ...webFeatures.map((feature) => ({
               target: `./apps/web/src/features/${feature}`,
               from: './apps/web/src/features',
+              except: [`./${feature}`],
+            })),
+            ...webFeatures
+              .filter((feature) => !workbenchUsers.includes(feature))
+              .map((feature) => ({
+                target: `./apps/web/src/features/${feature}`,
+                from: './apps/web/src/workbench',
+                message:
+                  'Only the features in workbenchUsers (eslint.config.js) use the workbench.',
+              })),
+            // Test kits and doubles live in src/test; the portal itself never imports them.
+            {
+              target: [
+                './apps/web/src/{app,components,features,lib,workbench}/**/!(*.test).{ts,tsx}',
+                './apps/web/src/main.tsx',
+              ],
+              from: './apps/web/src/test',
+              message: 'src/test holds test kits: only tests import them.',
+            },
+            // A feature's own test kit (src/test/features/<area>) is for that feature's tests.
+            ...webFeatures.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/test/features',
               except: [`./${feature}`],
             })),
             // Server: platform, then modules downward (see serverModuleZones).

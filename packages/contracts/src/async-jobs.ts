@@ -75,6 +75,32 @@ export const SUBMISSION_KINDS = [
 ] as const;
 export type SubmissionKind = (typeof SUBMISSION_KINDS)[number];
 
+/**
+ * Which screen shows a task that waits in a step (spec 3 §2 "Task screen selection"). Each step of
+ * a pipeline names its screen, and the web picks the screen by this value alone.
+ */
+export const TASK_SCREEN_KINDS = [
+  'rephrase',
+  'rephrase.approval',
+  'annotation',
+  'annotation.approval',
+  'normalisation',
+  'observations',
+  'relationships',
+  'relationships.approval',
+  'complications',
+  'complications.approval',
+  'questions',
+  'questions.approval',
+  'location',
+  'location.review',
+  'differential',
+  'conversation.annotation',
+  'medications',
+  'symptoms',
+] as const;
+export type TaskScreenKind = (typeof TASK_SCREEN_KINDS)[number];
+
 // ---------------------------------------------------------------------------------------------
 // Pipelines
 
@@ -86,6 +112,8 @@ export const PipelineStep = z.object({
   /** Approval and review steps also need jobs:async:approve. */
   approval: z.boolean(),
   submission: z.enum(SUBMISSION_KINDS),
+  /** The screen that shows the step's task (several steps may share one). */
+  screen: z.enum(TASK_SCREEN_KINDS),
 });
 export type PipelineStep = z.infer<typeof PipelineStep>;
 

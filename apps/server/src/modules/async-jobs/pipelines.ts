@@ -8,7 +8,8 @@ import {
 
 /**
  * The pipeline definitions, as data: one pipeline per task type of spec 3 §2. A task waits in a
- * step in the step's state; a submit moves it to the next step (and its state), the last step's
+ * step in the step's state and is shown on the step's screen (the portal picks its screen by that
+ * value, spec 3 §2 "Task screen selection"); a submit moves it to the next step (and its state), the last step's
  * submit completes it, a discard ends it. docs/async-pipelines.md draws every one.
  */
 const step = (
@@ -16,12 +17,14 @@ const step = (
   description: string,
   state: PipelineStep['state'],
   submission: PipelineStep['submission'],
+  screen: PipelineStep['screen'],
 ): PipelineStep => ({
   name,
   description,
   state,
   approval: state !== 'REGISTERED' && state !== 'OBSERVATIONS_ADDED',
   submission,
+  screen,
 });
 
 const conditionForm = (title: string): InputForm => ({
@@ -49,20 +52,34 @@ const define = (
 
 export const PIPELINES: readonly Pipeline[] = [
   define(1, 'Rephrase', 'text.rephrase', [
-    step('rephrase', 'Write at least 2 other wordings of the text.', 'REGISTERED', 'rephrase'),
+    step(
+      'rephrase',
+      'Write at least 2 other wordings of the text.',
+      'REGISTERED',
+      'rephrase',
+      'rephrase',
+    ),
     step(
       'rephrase_approval',
       'Remove poor rephrases and choose the intent.',
       'PENDING_APPROVAL',
       'rephrase.approval',
+      'rephrase.approval',
     ),
   ]),
   define(2, 'Text annotation', 'text.annotation', [
-    step('annotate', 'Annotate the clinical information in the text.', 'REGISTERED', 'annotation'),
+    step(
+      'annotate',
+      'Annotate the clinical information in the text.',
+      'REGISTERED',
+      'annotation',
+      'annotation',
+    ),
     step(
       'annotation_approval',
       'Approve, add, modify or delete the annotations.',
       'PENDING_APPROVAL',
+      'annotation.approval',
       'annotation.approval',
     ),
   ]),
@@ -76,11 +93,13 @@ export const PIPELINES: readonly Pipeline[] = [
         'Add the observations of the condition, each with its class.',
         'REGISTERED',
         'observations',
+        'observations',
       ),
       step(
         'observation_relationships',
         'Set the correlation and weight of every observation.',
         'OBSERVATIONS_ADDED',
+        'relationships',
         'relationships',
       ),
       step(
@@ -88,11 +107,13 @@ export const PIPELINES: readonly Pipeline[] = [
         'Approve the relationships, or strike some through.',
         'PENDING_INTERNAL_APPROVAL',
         'relationships.approval',
+        'relationships.approval',
       ),
       step(
         'external_approval',
         'Clinical sign-off of the relationships.',
         'PENDING_EXTERNAL_APPROVAL',
+        'relationships.approval',
         'relationships.approval',
       ),
     ],
@@ -108,17 +129,20 @@ export const PIPELINES: readonly Pipeline[] = [
         'Add the complications of the condition, each with a concept.',
         'REGISTERED',
         'complications',
+        'complications',
       ),
       step(
         'internal_approval',
         'Approve the complications, strike some through or add more.',
         'PENDING_INTERNAL_APPROVAL',
         'complications.approval',
+        'complications.approval',
       ),
       step(
         'external_approval',
         'Clinical sign-off of the complications.',
         'PENDING_EXTERNAL_APPROVAL',
+        'complications.approval',
         'complications.approval',
       ),
     ],
@@ -130,12 +154,14 @@ export const PIPELINES: readonly Pipeline[] = [
       'Give every entity a concept, or mark it unable to normalise.',
       'REGISTERED',
       'normalisation',
+      'normalisation',
     ),
     step(
       'normalisation_approval',
       'Check the concepts chosen for the entities.',
       'PENDING_APPROVAL',
       'normalisation.approval',
+      'normalisation',
     ),
   ]),
   define(6, 'Observation questions', 'observation.questions', [
@@ -144,17 +170,20 @@ export const PIPELINES: readonly Pipeline[] = [
       'Write at least 2 questions that ask about the observation.',
       'REGISTERED',
       'questions',
+      'questions',
     ),
     step(
       'internal_approval',
       'Approve the questions, strike some through or add more.',
       'PENDING_INTERNAL_APPROVAL',
       'questions.approval',
+      'questions.approval',
     ),
     step(
       'external_approval',
       'Clinical sign-off of the questions.',
       'PENDING_EXTERNAL_APPROVAL',
+      'questions.approval',
       'questions.approval',
     ),
   ]),
@@ -164,13 +193,21 @@ export const PIPELINES: readonly Pipeline[] = [
       'Choose the pathological processes, body systems and anatomical locations.',
       'REGISTERED',
       'location',
+      'location',
     ),
-    step('internal_review', 'Review the locations.', 'PENDING_INTERNAL_REVIEW', 'location'),
+    step(
+      'internal_review',
+      'Review the locations.',
+      'PENDING_INTERNAL_REVIEW',
+      'location',
+      'location.review',
+    ),
     step(
       'external_review',
       'Clinical sign-off of the locations.',
       'PENDING_EXTERNAL_REVIEW',
       'location',
+      'location.review',
     ),
   ]),
   define(8, 'Differential diagnosis', 'clinical.differential', [
@@ -178,6 +215,7 @@ export const PIPELINES: readonly Pipeline[] = [
       'rank_differential',
       'Read the conversation and rank five or more diagnoses, most likely first.',
       'REGISTERED',
+      'differential',
       'differential',
     ),
   ]),
@@ -187,6 +225,7 @@ export const PIPELINES: readonly Pipeline[] = [
       'Label the decoded and extended observations of the conversation.',
       'REGISTERED',
       'conversation.annotation',
+      'conversation.annotation',
     ),
   ]),
   define(10, 'Condition medications', 'condition.medications', [
@@ -195,6 +234,7 @@ export const PIPELINES: readonly Pipeline[] = [
       "Mark the condition's medications for removal or add missing ones.",
       'PENDING_APPROVAL',
       'medications',
+      'medications',
     ),
   ]),
   define(11, 'Condition symptoms', 'condition.symptoms', [
@@ -202,6 +242,7 @@ export const PIPELINES: readonly Pipeline[] = [
       'symptoms_approval',
       "Mark the condition's symptoms for removal or add missing ones.",
       'PENDING_APPROVAL',
+      'symptoms',
       'symptoms',
     ),
   ]),

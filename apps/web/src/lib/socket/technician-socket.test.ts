@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeWebSockets } from './fake-web-socket.ts';
+import { fakeWebSockets } from '../../test/fake-web-socket.ts';
 import {
   CLOSED_ABNORMALLY_MESSAGE,
   DUPLICATE_SESSION_MESSAGE,

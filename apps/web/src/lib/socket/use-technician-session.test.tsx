@@ -3,10 +3,11 @@ import { act, renderHook, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../components/toast-provider.tsx';
+import { useErrorToast } from '../../components/use-error-toast.ts';
 import { setSession } from '../auth/session-store.ts';
 import { createQueryClient } from '../query-client.ts';
 import { makeUser } from '../../test/fake-server.ts';
-import { fakeWebSockets } from './fake-web-socket.ts';
+import { fakeWebSockets } from '../../test/fake-web-socket.ts';
 import { RECONNECT_DELAY_MS } from './technician-socket.ts';
 import {
   BUSY_MESSAGE,
@@ -147,7 +148,12 @@ describe('useTechnicianSession', () => {
 
   async function mount() {
     const view = renderHook(
-      () => useTechnicianSession('federated', { WebSocket: fake.WebSocket }),
+      () => {
+        const session = useTechnicianSession('federated', { WebSocket: fake.WebSocket });
+        // As the screens do: the hook reports its errors, a toast shows them.
+        useErrorToast(session.error);
+        return session;
+      },
       {
         wrapper,
       },
@@ -209,6 +215,7 @@ describe('useTechnicianSession', () => {
     expect(second).toEqual({ ok: false, error: BUSY_MESSAGE });
     expect(result.current.busy).toBe(true);
     expect(screen.getByText('Already processing previous submission.')).toBeInTheDocument();
+    expect(result.current.error?.message).toBe(BUSY_MESSAGE);
     const submissions = fake
       .last()
       .events()
@@ -244,6 +251,9 @@ describe('useTechnicianSession', () => {
     expect(
       screen.getByText('The message.annotation data needs the jobId of the job you hold.'),
     ).toBeInTheDocument();
+    expect(result.current.error?.message).toBe(
+      'The message.annotation data needs the jobId of the job you hold.',
+    );
     expect(result.current).toMatchObject({ busy: false, state: 'activated' });
   });
 
@@ -258,6 +268,7 @@ describe('useTechnicianSession', () => {
     server(() => fake.last().drop(1006));
     expect(result.current).toMatchObject({ status: 'closed', state: 'paused', job: null });
     expect(screen.getByText('Websocket closed abnormally.')).toBeInTheDocument();
+    expect(result.current.error).toEqual({ id: 1, message: 'Websocket closed abnormally.' });
 
     await act(() => vi.advanceTimersByTimeAsync(RECONNECT_DELAY_MS));
     expect(fake.sockets).toHaveLength(2);
@@ -307,6 +318,25 @@ describe('useTechnicianSession', () => {
     expect(sent).toEqual({ ok: false, error: 'Websocket is not open, please refresh.' });
     expect(screen.getByText('Websocket is not open, please refresh.')).toBeInTheDocument();
     expect(result.current.busy).toBe(false);
+  });
+
+  it('reports each error anew, even the same message twice, and shows nothing itself', async () => {
+    const { result } = renderHook(
+      () => useTechnicianSession('federated', { WebSocket: fake.WebSocket }),
+      { wrapper },
+    );
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(result.current.error).toBeNull();
+    server(() => {
+      fake.last().accept();
+      fake.last().receive('error', { message: 'No.' });
+    });
+    const first = result.current.error;
+    server(() => fake.last().receive('error', { message: 'No.' }));
+    expect(first).toEqual({ id: 1, message: 'No.' });
+    expect(result.current.error).toEqual({ id: 2, message: 'No.' });
+    // Showing it is the screen's: without useErrorToast nothing is on the page.
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('pause asks the server, which releases the job', async () => {

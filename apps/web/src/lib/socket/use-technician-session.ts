@@ -9,8 +9,7 @@ import {
   type SessionState,
   type SubmissionType,
 } from '@loopdesk/contracts/realtime.ts';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { useToast } from '../../components/toast-context.ts';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { portalConfigQueryOptions } from '../portal-config.ts';
 import { socketToken } from './socket-token.ts';
 import {
@@ -102,7 +101,17 @@ export function technicianSessionReducer(
   }
 }
 
-/** What `submit` did: the sent event's id, or the error that was shown. */
+/**
+ * A message for the technician (spec 1 §8): a socket drop, a refused event, a busy or impossible
+ * submit. The screen shows it (as an error toast); `id` grows with every report, so the same
+ * message twice is two errors.
+ */
+export interface SessionError {
+  readonly id: number;
+  readonly message: string;
+}
+
+/** What `submit` did: the sent event's id, or the error that was reported. */
 export type SubmitResult =
   { readonly ok: true; readonly eventId: string } | { readonly ok: false; readonly error: string };
 
@@ -111,11 +120,16 @@ export interface TechnicianSession {
   readonly state: SessionState;
   readonly job: TechnicianJob | null;
   readonly busy: boolean;
+  /**
+   * The last error to show the technician, or null. The hook shows nothing itself (it sits below
+   * the UI): each screen renders it, as a toast.
+   */
+  readonly error: SessionError | null;
   /** Connects if needed and asks for work (→ waiting). */
   resume(): void;
   /** Asks for paused; the server returns a held job to its queue. */
   pause(): void;
-  /** Sends a submission for the held job (its jobId is added); errors are also shown as toasts. */
+  /** Sends a submission for the held job (its jobId is added); an error is also reported in `error`. */
   submit(type: SubmissionType, data: Readonly<Record<string, unknown>>): SubmitResult;
   /** Sends another portal event (the exception session's requests); false when not open. */
   send(type: string, data: Readonly<Record<string, unknown>>): string | false;
@@ -128,7 +142,7 @@ export interface TechnicianSessionOptions {
   WebSocket?: SocketConstructor;
   /**
    * Every other event of the socket (the exception session's conversation events, and the
-   * server's `error` events, which are also shown as toasts).
+   * server's `error` events, whose message is also reported in `error`).
    */
   onEvent?: (event: CloudEvent) => void;
   /** Connect on resume() only, not on mount (the exception screen, spec 2 §4). */
@@ -157,13 +171,12 @@ function actionOf(event: CloudEvent): TechnicianSessionAction | null {
 /**
  * A technician socket session (ARCHITECTURE "Web"): opens the `source` socket while mounted and
  * closes it on unmount; connection and session state, the held job and the busy flag come from
- * `technicianSessionReducer`. Socket and server errors show as error toasts.
+ * `technicianSessionReducer`. Socket and server errors are returned as `error` for the screen to show.
  */
 export function useTechnicianSession(
   source: SessionSource,
   options: TechnicianSessionOptions = {},
 ): TechnicianSession {
-  const toast = useToast();
   const config = useQuery({ ...portalConfigQueryOptions(), enabled: source === 'priority' });
   const priorityWsUrl = config.data?.priorityWsUrl;
   const url =
@@ -183,6 +196,11 @@ export function useTechnicianSession(
   const apply = useCallback((action: TechnicianSessionAction) => {
     latest.current = technicianSessionReducer(latest.current, action);
     dispatch(action);
+  }, []);
+
+  const [error, setError] = useState<SessionError | null>(null);
+  const report = useCallback((message: string) => {
+    setError((last) => ({ id: (last?.id ?? 0) + 1, message }));
   }, []);
 
   const clientRef = useRef<TechnicianSocket | null>(null);
@@ -210,12 +228,12 @@ export function useTechnicianSession(
             activateOnOpen.current = false;
           }
         },
-        onError: (message) => toast.error(message),
+        onError: report,
         onEvent: (event) => {
           if (event.type === ERROR_EVENT) {
             const data = ErrorEventData.safeParse(event.data);
             const message = data.success ? data.data.message : 'The server refused an event.';
-            toast.error(message);
+            report(message);
             apply({ type: 'refused', eventId: data.success ? data.data.eventId : undefined });
             onEventRef.current?.(event);
             return;
@@ -240,7 +258,7 @@ export function useTechnicianSession(
       }
       activateOnOpen.current = false;
     };
-  }, [url, WebSocketCtor, apply, toast, lazy]);
+  }, [url, WebSocketCtor, apply, report, lazy]);
 
   const resume = useCallback(() => {
     const client = clientRef.current;
@@ -267,9 +285,9 @@ export function useTechnicianSession(
 
   const submit = useCallback(
     (type: SubmissionType, data: Readonly<Record<string, unknown>>): SubmitResult => {
-      const fail = (error: string): SubmitResult => {
-        toast.error(error);
-        return { ok: false, error };
+      const fail = (message: string): SubmitResult => {
+        report(message);
+        return { ok: false, error: message };
       };
       const current = latest.current;
       if (current.busy) {
@@ -279,32 +297,32 @@ export function useTechnicianSession(
         return fail(NO_JOB_MESSAGE);
       }
       const client = clientRef.current;
-      // The client shows NOT_OPEN_MESSAGE itself when its socket is not open.
+      // The client reports NOT_OPEN_MESSAGE itself when its socket is not open.
       const eventId = client
         ? client.send(type, { ...data, jobId: current.job.data.jobId })
         : false;
       if (eventId === false) {
         if (!client) {
-          toast.error(NOT_OPEN_MESSAGE);
+          report(NOT_OPEN_MESSAGE);
         }
         return { ok: false, error: NOT_OPEN_MESSAGE };
       }
       apply({ type: 'submitted', eventId });
       return { ok: true, eventId };
     },
-    [apply, toast],
+    [apply, report],
   );
 
   const send = useCallback(
     (type: string, data: Readonly<Record<string, unknown>>): string | false => {
       const client = clientRef.current;
       if (!client) {
-        toast.error(NOT_OPEN_MESSAGE);
+        report(NOT_OPEN_MESSAGE);
         return false;
       }
       return client.send(type, data);
     },
-    [toast],
+    [report],
   );
 
   const disconnect = useCallback(() => {
@@ -317,6 +335,7 @@ export function useTechnicianSession(
     state: state.session,
     job: state.job,
     busy: state.busy,
+    error,
     resume,
     pause,
     submit,

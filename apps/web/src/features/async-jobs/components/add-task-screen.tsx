@@ -1,5 +1,7 @@
 import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -15,14 +17,10 @@ import { useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast-context.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { useAddTask } from '../api/add-task.ts';
+import { usePipelines } from '../api/get-pipelines.ts';
 import { useConditionSearch, type ConditionResult } from '../api/search-conditions.ts';
 import { useLoadError } from '../hooks/use-load-error.ts';
-import {
-  ADD_TASK_PIPELINES,
-  ADD_TASK_SUCCESS,
-  DASHBOARD_PATH,
-  STILL_PROCESSING,
-} from '../utils/messages.ts';
+import { ADD_TASK_SUCCESS, DASHBOARD_PATH, STILL_PROCESSING } from '../utils/messages.ts';
 
 /** The condition of a new job: one of the KB (with its concept id) or typed, new to the KB. */
 export interface ConditionChoice {
@@ -55,7 +53,10 @@ export function newTaskBody(
   };
 }
 
-/** `/jobs/async/pipelines/{3|4}/_add_task`: a new condition job (spec 3 §2). */
+/**
+ * `/jobs/async/pipelines/{id}/_add_task`: a new condition job (spec 3 §2), for a pipeline whose
+ * served definition has an input form (3 and 4); its title and task type are the server's.
+ */
 export function AddTaskScreen({ pipelineId }: { pipelineId: string }) {
   const toast = useToast();
   const navigate = useNavigate();
@@ -66,9 +67,25 @@ export function AddTaskScreen({ pipelineId }: { pipelineId: string }) {
   const [notes, setNotes] = useState('');
   const conditions = useConditionSearch(chosen ? '' : conditionText);
   useLoadError(conditions.isError, 'Error loading conditions');
-  const pipeline = ADD_TASK_PIPELINES[pipelineId];
+  const pipelines = usePipelines();
+  const pipeline = pipelines.data?.find((candidate) => String(candidate.id) === pipelineId);
+  const form = pipeline?.definition.input?.form;
 
-  if (!pipeline) {
+  if (pipelines.isPending) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+        <CircularProgress aria-label="Loading pipelines" />
+      </Box>
+    );
+  }
+  if (pipelines.isError) {
+    return (
+      <Typography role="alert" color="error" sx={{ p: 2 }}>
+        {errorMessage(pipelines.error)}
+      </Typography>
+    );
+  }
+  if (!pipeline || !form) {
     return (
       <Typography sx={{ p: 2 }}>{`Pipeline ${pipelineId} does not take new jobs.`}</Typography>
     );
@@ -104,7 +121,7 @@ export function AddTaskScreen({ pipelineId }: { pipelineId: string }) {
   return (
     <Stack spacing={2} sx={{ p: 2, maxWidth: 720 }}>
       <Typography variant="h5" component="h2">
-        {pipeline.title}
+        {form.title}
       </Typography>
       <Autocomplete<ConditionResult, false, false, true>
         freeSolo

@@ -21,7 +21,7 @@ import {
 } from '@loopdesk/contracts/async-jobs.ts';
 import type { Span } from '@loopdesk/workbench/entities.ts';
 import { useRef, useState } from 'react';
-import { AnnotatedText } from '../../../components/annotated-text.tsx';
+import { AnnotatedText } from '../../../workbench/components/annotated-text.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import {
   ANNOTATE_PROMPT,

@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { TYPEAHEAD_MIN_CHARS, type TypeaheadResult } from '@loopdesk/contracts/intelligence.ts';
 import { useState } from 'react';
-import { useConceptTypeahead } from '../../../lib/jobs/get-typeahead.ts';
+import { useConceptTypeahead } from '../../../workbench/api/get-typeahead.ts';
 import { useLoadError } from '../hooks/use-load-error.ts';
 import type { ListItem as Item } from '../utils/task-screens.ts';
 

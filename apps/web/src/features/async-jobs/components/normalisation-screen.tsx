@@ -9,7 +9,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { AsyncEntity } from '@loopdesk/contracts/async-jobs.ts';
 import { useState } from 'react';
-import { AnnotatedText } from '../../../components/annotated-text.tsx';
+import { AnnotatedText } from '../../../workbench/components/annotated-text.tsx';
 import { NORMALISED_CONCEPTS_LOAD_ERROR } from '../utils/messages.ts';
 import { checkSubmission, textOf } from '../utils/task-screens.ts';
 import { ConceptPicker, type ConceptChoice } from './concept-picker.tsx';

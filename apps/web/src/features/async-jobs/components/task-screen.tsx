@@ -1,10 +1,11 @@
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import type { TaskScreenKind } from '@loopdesk/contracts/async-jobs.ts';
 import type { ComponentType } from 'react';
 import { useNavigate } from 'react-router';
 import { DASHBOARD_PATH } from '../utils/messages.ts';
-import { noJobFound, screenFor, type TaskScreenId } from '../utils/task-screens.ts';
+import { noJobFound } from '../utils/task-screens.ts';
 import {
   COMPLICATIONS,
   COMPLICATIONS_APPROVAL,
@@ -32,8 +33,8 @@ function listScreen(config: ListScreenConfig): ComponentType<TaskScreenProps> {
   };
 }
 
-/** Every screen of spec 3 §2 "Task screen selection". */
-const SCREENS: Record<TaskScreenId, ComponentType<TaskScreenProps>> = {
+/** Every screen of spec 3 §2 "Task screen selection", by the kind a pipeline step names. */
+const SCREENS: Record<TaskScreenKind, ComponentType<TaskScreenProps>> = {
   rephrase: listScreen(REPHRASE),
   'rephrase.approval': RephraseApprovalScreen,
   annotation: (props) => <AnnotationScreen {...props} approval={false} />,
@@ -54,12 +55,16 @@ const SCREENS: Record<TaskScreenId, ComponentType<TaskScreenProps>> = {
   symptoms: listScreen(SYMPTOMS),
 };
 
-/** Picks the task's screen by jobType and state (spec 3 §2), or the generic fallback. */
-export function TaskScreen(props: TaskScreenProps) {
+export interface TaskScreenChoice extends TaskScreenProps {
+  /** The screen the server names for the task's step (`screenOf`); undefined: none. */
+  screen: TaskScreenKind | undefined;
+}
+
+/** Shows the task on the screen its step names (spec 3 §2), or the generic fallback. */
+export function TaskScreen({ screen, ...props }: TaskScreenChoice) {
   const navigate = useNavigate();
-  const id = screenFor(props.task.jobType, props.task.state);
-  const Screen = id ? SCREENS[id] : undefined;
-  if (Screen) {
+  if (screen) {
+    const Screen = SCREENS[screen];
     return <Screen {...props} />;
   }
   return (

@@ -8,7 +8,12 @@ import {
   type FakeHandler,
 } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { makeTask, requestsTo, SLOW } from '../test/fixtures.ts';
+import {
+  makeTask,
+  requestsTo,
+  SERVED_PIPELINES,
+  SLOW,
+} from '../../../test/features/async-jobs/fixtures.ts';
 
 const ADD_PATH = (id: string) => `POST /internal/async-jobs/pipelines/${id}/_add_task`;
 
@@ -30,7 +35,9 @@ function renderAddTask(pipelineId: string, routes: Record<string, FakeHandler> =
           ],
         }),
       [ADD_PATH(pipelineId)]: () => json(201, makeTask('condition.observations', 'REGISTERED')),
-      'GET /internal/async-jobs/pipelines': () => json(200, { items: [] }),
+      // The form's title and the task type are the served pipeline's (those that take new jobs).
+      'GET /internal/async-jobs/pipelines': () =>
+        json(200, { items: SERVED_PIPELINES.filter((pipeline) => pipeline.definition.input) }),
       ...routes,
     },
   });

@@ -14,7 +14,7 @@ import {
   REPHRASE_PIPELINE,
   SLOW,
   withStats,
-} from '../test/fixtures.ts';
+} from '../../../test/features/async-jobs/fixtures.ts';
 
 const BASE = '/internal/async-jobs/pipelines';
 

@@ -1,8 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorAnswer } from '../../../test/fake-server.ts';
-import { makeTask, requestsTo, SLOW } from '../test/fixtures.ts';
-import { ROUTE, TASK_PATH, expectToast, renderTask } from '../test/render-task.tsx';
+import { makeTask, requestsTo, SLOW } from '../../../test/features/async-jobs/fixtures.ts';
+import {
+  ROUTE,
+  TASK_PATH,
+  expectToast,
+  renderTask,
+} from '../../../test/features/async-jobs/render-task.tsx';
 
 describe('async task screens', { timeout: 20_000 }, () => {
   beforeAll(async () => {
@@ -333,7 +338,13 @@ describe('async task screens', { timeout: 20_000 }, () => {
   });
 
   it('falls back for a task type without a screen', async () => {
-    renderTask(makeTask('text.annotation', 'REGISTERED', { jobType: 'hitl.jobs.async.text.poem' }));
+    // A pipeline the served pipelines do not list, so no step names a screen.
+    renderTask(
+      makeTask('text.annotation', 'REGISTERED', {
+        jobType: 'hitl.jobs.async.text.poem',
+        lock: { pipeline: 12, step: 'write_poem' },
+      }),
+    );
     expect(
       await screen.findByText('No job found for hitl.jobs.async.text.poem'),
     ).toBeInTheDocument();

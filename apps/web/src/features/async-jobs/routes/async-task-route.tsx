@@ -6,14 +6,17 @@ import { useNavigate, useParams } from 'react-router';
 import { useToast } from '../../../components/toast-context.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
+import { usePipelines } from '../api/get-pipelines.ts';
 import { useTask } from '../api/get-task.ts';
 import { TaskScreen } from '../components/task-screen.tsx';
 import { DASHBOARD_PATH, FAILED_LOAD_RETURN_MS, TASK_TITLE } from '../utils/messages.ts';
+import { screenOf } from '../utils/task-screens.ts';
 
 /**
- * `/jobs/async/pipelines/{pipelineId}/steps/{step}/tasks/{taskId}`: loads the task and shows its
- * screen. A failed load shows the error and returns to the dashboard after 5 seconds; a task
- * other than the one asked for returns at once (spec 3 §4).
+ * `/jobs/async/pipelines/{pipelineId}/steps/{step}/tasks/{taskId}`: loads the task and the
+ * pipelines, and shows the task on the screen its step names. A failed load (of either) shows the
+ * error and returns to the dashboard after 5 seconds; a task other than the one asked for returns
+ * at once (spec 3 §4).
  */
 export function AsyncTaskRoute() {
   usePageTitle(TASK_TITLE);
@@ -22,7 +25,12 @@ export function AsyncTaskRoute() {
   const { pipelineId = '', step = '', taskId = '' } = useParams();
   const params = { pipelineId, step, taskId };
   const task = useTask(params);
-  const failure = task.isError ? errorMessage(task.error) : undefined;
+  const pipelines = usePipelines();
+  const failure = task.isError
+    ? errorMessage(task.error)
+    : pipelines.isError
+      ? errorMessage(pipelines.error)
+      : undefined;
   const wrongTask = task.data !== undefined && task.data.id !== taskId;
 
   useEffect(() => {
@@ -40,14 +48,14 @@ export function AsyncTaskRoute() {
     }
   }, [wrongTask, navigate]);
 
-  if (task.isPending) {
+  if (task.isPending || pipelines.isPending) {
     return (
       <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
         <CircularProgress aria-label="Loading task" />
       </Box>
     );
   }
-  if (task.isError) {
+  if (task.isError || pipelines.isError) {
     return (
       <Typography sx={{ p: 2 }} color="text.secondary">
         The task could not be loaded. Returning to the dashboard…
@@ -57,5 +65,12 @@ export function AsyncTaskRoute() {
   if (wrongTask) {
     return null;
   }
-  return <TaskScreen key={task.data.id} task={task.data} params={params} />;
+  return (
+    <TaskScreen
+      key={task.data.id}
+      task={task.data}
+      params={params}
+      screen={screenOf(pipelines.data, task.data)}
+    />
+  );
 }

@@ -1,9 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { select } from '../../../components/job-panels/panel-test-kit.tsx';
+import { select } from '../../../test/panel-test-kit.tsx';
 import { callsOf, errorAnswer, json } from '../../../test/fake-server.ts';
-import { makeTask, SLOW } from '../test/fixtures.ts';
-import { TASK_PATH, choose, expectToast, renderTask } from '../test/render-task.tsx';
+import { makeTask, SLOW } from '../../../test/features/async-jobs/fixtures.ts';
+import {
+  TASK_PATH,
+  choose,
+  expectToast,
+  renderTask,
+} from '../../../test/features/async-jobs/render-task.tsx';
 
 const COMPLAINT = "I've had a cough and a fever for three days.";
 const entity = (id: string, extract: string, category: string, extra: object = {}) => {

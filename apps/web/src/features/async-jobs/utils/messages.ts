@@ -14,12 +14,6 @@ export const ADD_TASK_SUCCESS = 'Success';
 export const FAILED_LOAD_RETURN_MS = 5_000;
 export const DASHBOARD_PATH = '/jobs/async';
 
-/** Add job titles by pipeline (spec 3 §2), and the task type each pipeline takes. */
-export const ADD_TASK_PIPELINES: Readonly<Record<string, { title: string; type: string }>> = {
-  '3': { title: 'Add a new condition to relationship pipeline', type: 'condition.observations' },
-  '4': { title: 'Add a new condition to complication pipeline', type: 'condition.complications' },
-};
-
 /** Annotation Job (spec 3 §2, §5). */
 export const ANNOTATE_PROMPT = 'Annotate the following information.';
 export const ASKED = 'Asked: ';

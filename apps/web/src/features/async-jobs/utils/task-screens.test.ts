@@ -1,35 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { checkSubmission, itemsOf, screenFor, stepLabel } from './task-screens.ts';
+import { SERVED_PIPELINES } from '../../../test/features/async-jobs/fixtures.ts';
+import { checkSubmission, itemsOf, screenOf, stepLabel } from './task-screens.ts';
 
-const type = (name: string) => `hitl.jobs.async.${name}`;
-
+// Which screen each step shows is the server's (apps/server/src/modules/async-jobs/pipelines.test.ts
+// holds the spec 3 §2 table); the portal reads it from the served pipelines.
 describe('task screen selection', () => {
   it.each([
-    ['text.rephrase', 'REGISTERED', 'rephrase'],
-    ['text.rephrase', 'PENDING_APPROVAL', 'rephrase.approval'],
-    ['text.annotation', 'REGISTERED', 'annotation'],
-    ['text.annotation', 'PENDING_APPROVAL', 'annotation.approval'],
-    ['entity.normalisation', 'PENDING_APPROVAL', 'normalisation'],
-    ['condition.observations', 'REGISTERED', 'observations'],
-    ['condition.observations', 'OBSERVATIONS_ADDED', 'relationships'],
-    ['condition.observations', 'PENDING_EXTERNAL_APPROVAL', 'relationships.approval'],
-    ['condition.complications', 'REGISTERED', 'complications'],
-    ['condition.complications', 'PENDING_INTERNAL_APPROVAL', 'complications.approval'],
-    ['observation.questions', 'REGISTERED', 'questions'],
-    ['observation.questions', 'PENDING_EXTERNAL_APPROVAL', 'questions.approval'],
-    ['clinical.location', 'REGISTERED', 'location'],
-    ['clinical.location', 'PENDING_INTERNAL_REVIEW', 'location.review'],
-    ['clinical.differential', 'REGISTERED', 'differential'],
-    ['conversation.annotation', 'REGISTERED', 'conversation.annotation'],
-    ['condition.medications', 'PENDING_APPROVAL', 'medications'],
-    ['condition.symptoms', 'PENDING_APPROVAL', 'symptoms'],
-  ])('%s in %s → %s', (jobType, state, screen) => {
-    expect(screenFor(type(jobType), state)).toBe(screen);
+    [3, 'add_observations', 'observations'],
+    [3, 'observation_relationships', 'relationships'],
+    [3, 'external_approval', 'relationships.approval'],
+    [5, 'normalisation_approval', 'normalisation'],
+    [7, 'internal_review', 'location.review'],
+  ])('pipeline %s, step %s → the screen the step names, %s', (pipeline, step, screen) => {
+    expect(screenOf(SERVED_PIPELINES, { lock: { pipeline, step } })).toBe(screen);
   });
 
-  it('has no screen for an unknown type or prefix', () => {
-    expect(screenFor(type('something.else'), 'REGISTERED')).toBeUndefined();
-    expect(screenFor('text.rephrase', 'REGISTERED')).toBeUndefined();
+  it('has no screen for a pipeline or a step the served pipelines do not list', () => {
+    expect(
+      screenOf(SERVED_PIPELINES, { lock: { pipeline: 12, step: 'rephrase' } }),
+    ).toBeUndefined();
+    expect(screenOf(SERVED_PIPELINES, { lock: { pipeline: 1, step: 'annotate' } })).toBeUndefined();
+    expect(screenOf([], { lock: { pipeline: 1, step: 'rephrase' } })).toBeUndefined();
   });
 });
 

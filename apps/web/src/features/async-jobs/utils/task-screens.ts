@@ -1,69 +1,23 @@
 import {
-  JOB_TYPE_PREFIX,
   SUBMISSIONS,
   isStruck,
   type AsyncTask,
+  type Pipeline,
   type SubmissionKind,
+  type TaskScreenKind,
 } from '@loopdesk/contracts/async-jobs.ts';
 
-/** Every task screen of spec 3 §2 "Task screen selection". */
-export type TaskScreenId =
-  | 'rephrase'
-  | 'rephrase.approval'
-  | 'annotation'
-  | 'annotation.approval'
-  | 'normalisation'
-  | 'observations'
-  | 'relationships'
-  | 'relationships.approval'
-  | 'complications'
-  | 'complications.approval'
-  | 'questions'
-  | 'questions.approval'
-  | 'location'
-  | 'location.review'
-  | 'differential'
-  | 'conversation.annotation'
-  | 'medications'
-  | 'symptoms';
-
-const PENDING_APPROVAL = ['PENDING_INTERNAL_APPROVAL', 'PENDING_EXTERNAL_APPROVAL'];
-const PENDING_REVIEW = ['PENDING_INTERNAL_REVIEW', 'PENDING_EXTERNAL_REVIEW'];
-
-/** The screen for a task's jobType and state (spec 3 §2); undefined for an unknown type. */
-export function screenFor(jobType: string, state: string): TaskScreenId | undefined {
-  if (!jobType.startsWith(JOB_TYPE_PREFIX)) {
-    return undefined;
-  }
-  switch (jobType.slice(JOB_TYPE_PREFIX.length)) {
-    case 'text.rephrase':
-      return state === 'PENDING_APPROVAL' ? 'rephrase.approval' : 'rephrase';
-    case 'text.annotation':
-      return state === 'PENDING_APPROVAL' ? 'annotation.approval' : 'annotation';
-    case 'entity.normalisation':
-      return 'normalisation';
-    case 'condition.observations':
-      if (state === 'OBSERVATIONS_ADDED') {
-        return 'relationships';
-      }
-      return PENDING_APPROVAL.includes(state) ? 'relationships.approval' : 'observations';
-    case 'condition.complications':
-      return PENDING_APPROVAL.includes(state) ? 'complications.approval' : 'complications';
-    case 'observation.questions':
-      return PENDING_APPROVAL.includes(state) ? 'questions.approval' : 'questions';
-    case 'clinical.location':
-      return PENDING_REVIEW.includes(state) ? 'location.review' : 'location';
-    case 'clinical.differential':
-      return 'differential';
-    case 'conversation.annotation':
-      return 'conversation.annotation';
-    case 'condition.medications':
-      return 'medications';
-    case 'condition.symptoms':
-      return 'symptoms';
-    default:
-      return undefined;
-  }
+/**
+ * The screen of a task (spec 3 §2 "Task screen selection"): the one the server names for the step
+ * the task waits in (`task.lock`), read from the served pipelines (`GET /pipelines`), so the web
+ * keeps no table of its own. Undefined when the pipelines do not list that step.
+ */
+export function screenOf(
+  pipelines: readonly Pipeline[],
+  task: Pick<AsyncTask, 'lock'>,
+): TaskScreenKind | undefined {
+  const pipeline = pipelines.find((candidate) => candidate.id === task.lock.pipeline);
+  return pipeline?.definition.main.steps.find((step) => step.name === task.lock.step)?.screen;
 }
 
 /** The fallback's text for a task without a built screen (spec 3 §2). */

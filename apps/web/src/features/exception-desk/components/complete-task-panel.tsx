@@ -8,7 +8,7 @@ import { buildAnnotationPayload, slotValue } from '@loopdesk/workbench/payloads.
 import { validateAnnotationSubmit } from '@loopdesk/workbench/validation.ts';
 import { useState } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
-import type { PanelProps } from '../../../components/job-panels/panel-props.ts';
+import type { PanelProps } from '../../../workbench/components/panel-props.ts';
 
 /**
  * An exception task on the 'complete' slot (spec 2 §5): it is completed only by ticking its box,

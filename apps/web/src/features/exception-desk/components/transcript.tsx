@@ -12,8 +12,11 @@ import {
 import type { AnnotationEntity } from '@loopdesk/contracts/workbench-payloads.ts';
 import type { MenuEntry } from '@loopdesk/workbench/menu.ts';
 import { useEffect, useRef, useState } from 'react';
-import { AnnotatedText, type MessageSelection } from '../../../components/annotated-text.tsx';
-import { HotkeyMenu } from '../../../components/hotkey-menu.tsx';
+import {
+  AnnotatedText,
+  type MessageSelection,
+} from '../../../workbench/components/annotated-text.tsx';
+import { HotkeyMenu } from '../../../workbench/components/hotkey-menu.tsx';
 import type { Transcript as TranscriptData } from '../hooks/use-transcript.ts';
 
 /** An entity the reviewer focused: picked from the menu on a selection, or a message's chip. */

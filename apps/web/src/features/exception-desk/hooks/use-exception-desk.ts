@@ -8,6 +8,7 @@ import {
 } from '@loopdesk/contracts/exceptions.ts';
 import type { CloudEvent } from '@loopdesk/contracts/realtime.ts';
 import { useToast } from '../../../components/toast-context.ts';
+import { useErrorToast } from '../../../components/use-error-toast.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import type { SocketConstructor } from '../../../lib/socket/technician-socket.ts';
 import {
@@ -73,6 +74,8 @@ export function useExceptionDesk(options: { WebSocket?: SocketConstructor } = {}
     onEvent,
     lazy: true,
   });
+  // The session reports socket and server errors; the desk shows them (spec 2 §8).
+  useErrorToast(session.error);
 
   // A closed connection clears everything: the server has given the conversations to others.
   useEffect(() => {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/toast-provider.tsx';
 import { setSession } from '../../../lib/auth/session-store.ts';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { fakeWebSockets, type FakeSocket } from '../../../lib/socket/fake-web-socket.ts';
+import { fakeWebSockets, type FakeSocket } from '../../../test/fake-web-socket.ts';
 import {
   errorAnswer,
   installFakeServer,

@@ -8,12 +8,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
+import { useErrorToast } from '../../../components/use-error-toast.ts';
 import type { SocketConstructor } from '../../../lib/socket/technician-socket.ts';
 import { useTechnicianSession } from '../../../lib/socket/use-technician-session.ts';
-import { SessionFooter } from '../../../components/session-footer.tsx';
-import { JobPanel } from '../../../components/job-panels/job-panel.tsx';
-import { typingIn } from '../../../lib/jobs/typing-in.ts';
-import { ShortcutsDialog } from '../../../components/job-panels/shortcuts-dialog.tsx';
+import { SessionFooter } from '../../../workbench/components/session-footer.tsx';
+import { JobPanel } from '../../../workbench/components/job-panel.tsx';
+import { typingIn } from '../../../workbench/utils/typing-in.ts';
+import { ShortcutsDialog } from '../../../workbench/components/shortcuts-dialog.tsx';
 
 /** Spec 1 §2 status texts of the federated screen. */
 export const WAITING_TEXT = 'Waiting for next message';
@@ -65,6 +66,9 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
   const socketOptions = WebSocket ? { WebSocket } : {};
   const federated = useTechnicianSession('federated', socketOptions);
   const priority = useTechnicianSession('priority', socketOptions);
+  // The sessions report socket and server errors; showing them is the screen's (spec 1 §8).
+  useErrorToast(federated.error);
+  useErrorToast(priority.error);
   // The session whose job is on the screen; the federated one otherwise (status, state).
   const session = priority.job ? priority : federated;
   const containerRef = useRef<HTMLDivElement>(null);

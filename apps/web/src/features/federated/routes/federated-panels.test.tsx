@@ -8,12 +8,18 @@ import {
 } from '@loopdesk/workbench/validation.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorAnswer, json } from '../../../test/fake-server.ts';
-import { TYPEAHEAD_ERROR_MESSAGE } from '../../../lib/jobs/get-typeahead.ts';
-import { SELECT_CONCEPT_MESSAGE } from '../../../components/job-panels/entity-normalisation-panel.tsx';
-import { SELECT_PRIORITY_MESSAGE } from '../../../components/job-panels/priority-panel.tsx';
-import { rewordMissingMessage } from '../../../components/job-panels/reword-step.tsx';
-import { CONCEPT_SYSTEM } from '../../../lib/jobs/job-payloads.ts';
-import { JOB_ID, holding, select, submissions, turn } from './federated-test-kit.tsx';
+import { TYPEAHEAD_ERROR_MESSAGE } from '../../../workbench/api/get-typeahead.ts';
+import { SELECT_CONCEPT_MESSAGE } from '../../../workbench/components/entity-normalisation-panel.tsx';
+import { SELECT_PRIORITY_MESSAGE } from '../../../workbench/components/priority-panel.tsx';
+import { rewordMissingMessage } from '../../../workbench/components/reword-step.tsx';
+import { CONCEPT_SYSTEM } from '../../../workbench/utils/job-payloads.ts';
+import {
+  JOB_ID,
+  holding,
+  select,
+  submissions,
+  turn,
+} from '../../../test/features/federated/federated-test-kit.tsx';
 
 // Several user steps each: the default 5 s is tight on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/toast-provider.tsx';
 import { setSession } from '../../../lib/auth/session-store.ts';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { fakeWebSockets, type FakeSocket } from '../../../lib/socket/fake-web-socket.ts';
+import { fakeWebSockets, type FakeSocket } from '../../../test/fake-web-socket.ts';
 import {
   errorAnswer,
   installFakeServer,
@@ -19,8 +19,8 @@ import {
   type FakeHandler,
 } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { INVALID_STATE_MESSAGE } from '../../../components/job-panels/message-annotation-panel.tsx';
-import { messageRegion, select } from '../../../components/job-panels/panel-test-kit.tsx';
+import { INVALID_STATE_MESSAGE } from '../../../workbench/components/message-annotation-panel.tsx';
+import { messageRegion, select } from '../../../test/panel-test-kit.tsx';
 import { FederatedRoute } from './federated-route.tsx';
 
 // Several user steps each: the default 5 s is tight on a busy machine.

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorAnswer, json, makeUser, type FakeHandler } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { evaluation, PREDICTION, requestsTo } from '../test/fixtures.ts';
+import { evaluation, PREDICTION, requestsTo } from '../../../test/features/test-tools/fixtures.ts';
 
 const TEXT = 'fever, a temperature and right lower abdominal pain';
 const EVALUATE_PATH = 'POST /internal/nlp/evaluate';

@@ -8,7 +8,11 @@ import {
   type FakeHandler,
 } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { observationSearch, PREDICTION, requestsTo } from '../test/fixtures.ts';
+import {
+  observationSearch,
+  PREDICTION,
+  requestsTo,
+} from '../../../test/features/test-tools/fixtures.ts';
 
 const OBSERVATIONS_PATH = 'POST /internal/intelligence/ontology/concepts/_search';
 const PREDICT_PATH = 'POST /internal/intelligence/clinical_inference/differential_diagnosis';

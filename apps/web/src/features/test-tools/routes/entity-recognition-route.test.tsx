@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorAnswer, json, makeUser } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
-import { evaluation, requestsTo } from '../test/fixtures.ts';
+import { evaluation, requestsTo } from '../../../test/features/test-tools/fixtures.ts';
 
 const TEXT = 'cough and hives since monday';
 

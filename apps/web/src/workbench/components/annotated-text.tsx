@@ -1,0 +1,649 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { AnnotationEntity } from '@loopdesk/contracts/workbench-payloads.ts';
+import {
+  categoryColours,
+  CATEGORY_COLOUR_COUNT,
+  COLOUR_ONLY_KEY,
+  innermostEntity,
+} from '@loopdesk/workbench/colours.ts';
+import type { Span } from '@loopdesk/workbench/entities.ts';
+import {
+  isCaretKey,
+  messageOffsetAt,
+  moveCaret,
+  renderSegments,
+  segmentPointAt,
+  selectionSpan,
+  type RenderedSegment,
+  type SegmentPoint,
+} from '@loopdesk/workbench/selection.ts';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useHighlightView } from '../utils/highlight-view.ts';
+
+/**
+ * The category colours (the colour key 0, spec 1 §9): light tones that read on the dark theme,
+ * with black label text. Index = the category's colour from `categoryColours`.
+ */
+export const CATEGORY_COLOURS: readonly string[] = [
+  '#90caf9',
+  '#a5d6a7',
+  '#ffcc80',
+  '#ce93d8',
+  '#80deea',
+  '#f48fb1',
+  '#fff59d',
+  '#bcaaa4',
+];
+if (CATEGORY_COLOURS.length !== CATEGORY_COLOUR_COUNT) {
+  throw new Error('CATEGORY_COLOURS must hold CATEGORY_COLOUR_COUNT colours');
+}
+
+/** `#rrggbb` at an opacity, as rgba(). */
+function withAlpha(hex: string, alpha: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+/** Style rules of the category colours: one per colour, switched on by the root's attribute. */
+const CATEGORY_COLOUR_RULES = Object.fromEntries(
+  CATEGORY_COLOURS.flatMap((colour, index) => [
+    [
+      `&[data-colours="category"] mark[data-colour="${index}"]`,
+      { backgroundColor: withAlpha(colour, 0.22), borderColor: colour },
+    ],
+    [
+      `&[data-colours="category"] mark[data-colour="${index}"][data-deep]`,
+      { backgroundColor: withAlpha(colour, 0.4) },
+    ],
+    [
+      `&[data-colours="category"] .annotation-chip[data-colour="${index}"]`,
+      { backgroundColor: colour, color: 'rgba(0, 0, 0, 0.87)' },
+    ],
+  ]),
+);
+
+/** Shown while the labels are hidden (the colour key backtick). */
+export const LABELS_HIDDEN_TEXT = `Labels hidden: press ${COLOUR_ONLY_KEY} to show them.`;
+/** Heading of the colour legend (the colour key 0). */
+export const COLOUR_LEGEND_LABEL = 'Highlight colours';
+
+/** A selection made in the message: offsets in message text, and where it is on screen. */
+export interface MessageSelection {
+  span: Span;
+  /** The selection's bounding box in viewport coordinates, when the browser can tell. */
+  rect: DOMRect | null;
+}
+
+export interface AnnotatedTextProps {
+  text: string;
+  entities: readonly AnnotationEntity[];
+  /** Accessible name of the text (default 'Message'). */
+  label?: string;
+  /** Label shown after each highlight; defaults to the entity's category. */
+  labelOf?: (entity: AnnotationEntity) => string;
+  /** The delete button of a highlight; without it highlights have none. */
+  onDelete?: (entity: AnnotationEntity) => void;
+  /** A mouseup, or a key that moves the selection, ended with text selected inside the message. */
+  onSelect?: (selection: MessageSelection) => void;
+  /** The same, but the selection is now empty or outside the message. */
+  onDeselect?: () => void;
+  /** Focus the message when it mounts, so that the keyboard caret is ready for Shift+arrows. */
+  autoFocus?: boolean;
+}
+
+/** Keys that move or extend a native selection (Shift+arrow and friends). */
+const SELECTION_KEYS = new Set([
+  'Shift',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
+
+/**
+ * Rendered segments carry attributes that stay the same while other highlights come and go (the
+ * start of a text piece; the span and category of a label's annotation), so that React leaves the
+ * untouched ones alone; {@link segmentLookup} maps them back to segment indexes.
+ */
+const TEXT_ATTRIBUTE = 'data-start';
+const LABEL_ATTRIBUTE = 'data-label';
+
+/** The attribute value of a segment: its text start, or its annotation's span and category. */
+function segmentKeys(
+  segments: readonly RenderedSegment[],
+  entities: readonly AnnotationEntity[],
+): string[] {
+  const seen = new Set<string>();
+  return segments.map((segment, index) => {
+    if (segment.kind === 'text') {
+      return String(segment.start);
+    }
+    const entity = entities[segment.entityIndex];
+    const key = entity ? `${entity.start}-${entity.end}-${entity.category}` : `label-${index}`;
+    // The job's own annotations may repeat one: keep the keys unique.
+    const unique = seen.has(key) ? `${key}#${index}` : key;
+    seen.add(unique);
+    return unique;
+  });
+}
+
+/** Segment index by the attribute value its element carries. */
+function segmentLookup(
+  segments: readonly RenderedSegment[],
+  keys: readonly string[],
+): ReadonlyMap<string, number> {
+  return new Map(
+    segments.map((segment, index) => [
+      `${segment.kind === 'text' ? TEXT_ATTRIBUTE : LABEL_ATTRIBUTE}=${keys[index] ?? ''}`,
+      index,
+    ]),
+  );
+}
+
+/** The rendered segments with their element attributes, ready to map DOM points. */
+export interface SegmentMap {
+  readonly segments: readonly RenderedSegment[];
+  readonly keys: readonly string[];
+  readonly lookup: ReadonlyMap<string, number>;
+}
+
+function segmentIndexOf(map: SegmentMap, element: HTMLElement): number | null {
+  for (const attribute of [TEXT_ATTRIBUTE, LABEL_ATTRIBUTE]) {
+    const value = element.getAttribute(attribute);
+    if (value !== null) {
+      return map.lookup.get(`${attribute}=${value}`) ?? null;
+    }
+  }
+  return null;
+}
+
+function segmentElement(root: HTMLElement, node: Node): HTMLElement | null {
+  let current: Node | null = node;
+  while (current && current !== root) {
+    if (
+      current instanceof HTMLElement &&
+      (current.hasAttribute(TEXT_ATTRIBUTE) || current.hasAttribute(LABEL_ATTRIBUTE))
+    ) {
+      return current;
+    }
+    current = current.parentNode;
+  }
+  return null;
+}
+
+/**
+ * Maps a DOM point (a Range end) to a rendered segment. A point outside the message maps to its
+ * start or end, whichever side it lies on.
+ */
+export function segmentPointOf(
+  root: HTMLElement,
+  map: SegmentMap,
+  node: Node,
+  offset: number,
+): SegmentPoint | null {
+  const { segments } = map;
+  if (segments.length === 0) {
+    return null;
+  }
+  const last: SegmentPoint = {
+    segmentIndex: segments.length - 1,
+    offsetInSegment: Number.MAX_SAFE_INTEGER,
+  };
+  const first: SegmentPoint = { segmentIndex: 0, offsetInSegment: 0 };
+  if (node === root) {
+    const child = root.childNodes[offset];
+    const element = child ? segmentElement(root, child) : null;
+    const index = element ? segmentIndexOf(map, element) : null;
+    return index === null ? last : { segmentIndex: index, offsetInSegment: 0 };
+  }
+  if (!root.contains(node)) {
+    const before = (root.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+    return before ? first : last;
+  }
+  const element = segmentElement(root, node);
+  const segmentIndex = element ? segmentIndexOf(map, element) : null;
+  if (!element || segmentIndex === null) {
+    return null;
+  }
+  // A point on the segment element itself counts child nodes: 0 is its start, anything else its end.
+  const offsetInSegment = node === element ? (offset === 0 ? 0 : Number.MAX_SAFE_INTEGER) : offset;
+  return { segmentIndex, offsetInSegment };
+}
+
+/** The current document selection as message offsets, or null when none lies in the message. */
+export function readMessageSelection(root: HTMLElement, map: SegmentMap): MessageSelection | null {
+  const selection = root.ownerDocument.getSelection();
+  if (!selection || selection.rangeCount === 0 || selection.isCollapsed) {
+    return null;
+  }
+  const range = selection.getRangeAt(0);
+  if (!range.intersectsNode(root)) {
+    return null;
+  }
+  const anchor = segmentPointOf(root, map, range.startContainer, range.startOffset);
+  const focus = segmentPointOf(root, map, range.endContainer, range.endOffset);
+  if (!anchor || !focus) {
+    return null;
+  }
+  const span = selectionSpan(map.segments, anchor, focus);
+  if (span.start === span.end) {
+    return null;
+  }
+  // jsdom has no layout: its ranges lack getBoundingClientRect.
+  const rect =
+    typeof range.getBoundingClientRect === 'function' ? range.getBoundingClientRect() : null;
+  return { span, rect };
+}
+
+/** The DOM node and offset of a message offset (the text node inside its segment). */
+function domPointOf(
+  root: HTMLElement,
+  map: SegmentMap,
+  offset: number,
+): { node: Node; offset: number } | null {
+  const point = segmentPointAt(map.segments, offset);
+  const element = root.querySelector(`[${TEXT_ATTRIBUTE}="${map.keys[point.segmentIndex] ?? ''}"]`);
+  const node = element?.firstChild;
+  return node
+    ? { node, offset: Math.min(point.offsetInSegment, node.textContent?.length ?? 0) }
+    : null;
+}
+
+/** The message offsets of the document selection's anchor and focus, when it lies in the message. */
+function selectionEnds(
+  root: HTMLElement,
+  map: SegmentMap,
+): { anchor: number; focus: number } | null {
+  const selection = root.ownerDocument.getSelection();
+  const { anchorNode, focusNode } = selection ?? {};
+  if (
+    !selection ||
+    !anchorNode ||
+    !focusNode ||
+    !root.contains(anchorNode) ||
+    !root.contains(focusNode)
+  ) {
+    return null;
+  }
+  const anchor = segmentPointOf(root, map, anchorNode, selection.anchorOffset);
+  const focus = segmentPointOf(root, map, focusNode, selection.focusOffset);
+  return anchor && focus
+    ? {
+        anchor: messageOffsetAt(map.segments, anchor),
+        focus: messageOffsetAt(map.segments, focus),
+      }
+    : null;
+}
+
+/** A piece of message text, highlighted when annotations cover it (a stronger colour for nested). */
+const TextPiece = memo(function TextPiece({
+  start,
+  text,
+  depth,
+  colour,
+}: {
+  start: string;
+  text: string;
+  depth: number;
+  /** The category colour of the innermost annotation covering it. */
+  colour: number | undefined;
+}) {
+  const attributes = { [TEXT_ATTRIBUTE]: start };
+  if (depth === 0) {
+    return <span {...attributes}>{text}</span>;
+  }
+  return (
+    <mark
+      {...attributes}
+      {...(depth > 1 ? { 'data-deep': '' } : {})}
+      {...(colour === undefined ? {} : { 'data-colour': colour })}
+    >
+      {text}
+    </mark>
+  );
+});
+
+/** The label after a highlight, and its delete button. Never part of the message text. */
+const Chip = memo(function Chip({
+  labelKey,
+  label,
+  entity,
+  colour,
+  onDelete,
+}: {
+  labelKey: string;
+  label: string;
+  entity: AnnotationEntity | undefined;
+  colour: number | undefined;
+  onDelete: ((entity: AnnotationEntity) => void) | undefined;
+}) {
+  return (
+    <span
+      className="annotation-chip"
+      contentEditable={false}
+      {...{ [LABEL_ATTRIBUTE]: labelKey }}
+      {...(colour === undefined ? {} : { 'data-colour': colour })}
+    >
+      {label}
+      {onDelete && entity ? (
+        <button
+          type="button"
+          aria-label={`Delete ${label}: ${entity.extract}`}
+          onClick={() => onDelete(entity)}
+          onMouseUp={(event) => event.stopPropagation()}
+        >
+          <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
+            <path d="M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z" />
+          </svg>
+        </button>
+      ) : null}
+    </span>
+  );
+});
+
+/** Where the keyboard caret is drawn, relative to the message box. */
+interface CaretBox {
+  left: number;
+  top: number;
+  height: number;
+}
+
+/**
+ * A message with its annotations highlighted (spec 1 §2 Annotation screen): each highlight is
+ * followed by its label and a delete button; labels never count in selection offsets.
+ */
+export const AnnotatedText = memo(function AnnotatedText({
+  text,
+  entities,
+  label = 'Message',
+  labelOf,
+  onDelete,
+  onSelect,
+  onDeselect,
+  autoFocus = false,
+}: AnnotatedTextProps) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  // The colour keys (spec 1 §9): colour by category, labels shown or hidden. Switching them only
+  // changes two attributes of the message: the pieces already carry their colours.
+  const view = useHighlightView();
+  // Colours stay with their categories while the message is shown (a new one takes the next).
+  const coloursRef = useRef<ReadonlyMap<string, number>>(new Map());
+  const colours = useMemo(() => {
+    coloursRef.current = categoryColours(entities, coloursRef.current);
+    return coloursRef.current;
+  }, [entities]);
+  const map = useMemo((): SegmentMap => {
+    const segments = renderSegments(text, entities);
+    const keys = segmentKeys(segments, entities);
+    return { segments, keys, lookup: segmentLookup(segments, keys) };
+  }, [text, entities]);
+  // The keyboard caret (a message offset): arrows move it, Shift+arrows extend the selection from
+  // where it was (spec 1 §4; issue 4 "every action without a mouse").
+  const caretRef = useRef(0);
+  // One stable delete handler for every chip, so that unchanged chips are not drawn again.
+  const onDeleteRef = useRef(onDelete);
+  useEffect(() => {
+    onDeleteRef.current = onDelete;
+  });
+  const deleteRef = useMemo(() => (entity: AnnotationEntity) => onDeleteRef.current?.(entity), []);
+  const [caret, setCaret] = useState<CaretBox | null>(null);
+
+  /** Selects anchor..focus in the document (collapsed: a caret) and draws the caret. */
+  const place = (anchor: number, focus: number) => {
+    const root = rootRef.current;
+    const selection = root?.ownerDocument.getSelection();
+    const from = root ? domPointOf(root, map, anchor) : null;
+    const to = root ? domPointOf(root, map, focus) : null;
+    if (!root || !selection || !from || !to) {
+      return;
+    }
+    selection.setBaseAndExtent(from.node, from.offset, to.node, to.offset);
+    caretRef.current = focus;
+    const range = root.ownerDocument.createRange();
+    range.setStart(to.node, to.offset);
+    // jsdom has no layout: its ranges lack getBoundingClientRect.
+    if (typeof range.getBoundingClientRect !== 'function') {
+      return;
+    }
+    const box = range.getBoundingClientRect();
+    const outer = root.getBoundingClientRect();
+    setCaret({
+      left: box.left - outer.left + root.scrollLeft,
+      top: box.top - outer.top + root.scrollTop,
+      height: box.height || 24,
+    });
+  };
+
+  useEffect(() => {
+    if (autoFocus) {
+      rootRef.current?.focus({ preventScroll: true });
+    }
+    // Only when the message mounts: a new job mounts a new panel.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // New highlights move the text, and so do hidden or shown labels: draw the caret again where it
+  // is (or hide it without focus).
+  const labelsShown = view.labels;
+  const placeRef = useRef(place);
+  useEffect(() => {
+    placeRef.current = place;
+  });
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root || root.ownerDocument.activeElement !== root) {
+      setCaret((current) => (current === null ? current : null));
+      return undefined;
+    }
+    // After the frame that draws the new highlight: the caret is not worth delaying it.
+    const frame = requestAnimationFrame(() => {
+      if (!selectionEnds(root, map)) {
+        placeRef.current(caretRef.current, caretRef.current);
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [map, labelsShown]);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!isCaretKey(event.key) || event.metaKey) {
+      return;
+    }
+    const root = rootRef.current;
+    if (!root) {
+      return;
+    }
+    event.preventDefault();
+    const ends = selectionEnds(root, map) ?? {
+      anchor: caretRef.current,
+      focus: caretRef.current,
+    };
+    const focus = moveCaret(text, ends.focus, event.key, event.ctrlKey || event.altKey);
+    place(event.shiftKey ? ends.anchor : focus, focus);
+  };
+
+  const report = () => {
+    const root = rootRef.current;
+    if (!root) {
+      return;
+    }
+    const selection = readMessageSelection(root, map);
+    if (selection) {
+      onSelect?.(selection);
+    } else {
+      onDeselect?.();
+    }
+  };
+
+  const onKeyUp = (event: KeyboardEvent) => {
+    if (SELECTION_KEYS.has(event.key)) {
+      report();
+    }
+  };
+
+  return (
+    <>
+      <Box
+        ref={rootRef}
+        role="region"
+        aria-label={label}
+        data-colours={view.byCategory ? 'category' : 'single'}
+        data-labels={view.labels ? 'shown' : 'hidden'}
+        tabIndex={0}
+        aria-roledescription="annotatable text"
+        onMouseDown={(event) => {
+          // A press inside the current selection would start dragging the selected text (the
+          // browser's drag and drop), so a new selection begun there would never be made and a
+          // digit would annotate the old one: a fresh press always starts a fresh selection.
+          const selection = event.currentTarget.ownerDocument.getSelection();
+          if (event.button === 0 && !event.shiftKey && selection && !selection.isCollapsed) {
+            selection.removeAllRanges();
+          }
+        }}
+        onMouseUp={(event) => {
+          setCaret(null);
+          // The keyboard caret goes on from where the mouse left the selection (or clicked).
+          const ends = selectionEnds(event.currentTarget, map);
+          if (ends) {
+            caretRef.current = ends.focus;
+          }
+          report();
+        }}
+        onKeyDown={onKeyDown}
+        onKeyUp={onKeyUp}
+        onFocus={(event) => {
+          // Tabbing in puts the keyboard caret where it was (the start at first).
+          if (event.target === event.currentTarget && !selectionEnds(event.currentTarget, map)) {
+            place(caretRef.current, caretRef.current);
+          }
+        }}
+        onBlur={() => setCaret(null)}
+        sx={{
+          position: 'relative',
+          whiteSpace: 'pre-wrap',
+          fontSize: '1.25rem',
+          lineHeight: 2.2,
+          p: 2,
+          borderRadius: 1,
+          bgcolor: 'background.paper',
+          '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
+          // One style sheet for every highlight and chip (hundreds of them): no per-element styles.
+          '& mark': {
+            color: 'inherit',
+            bgcolor: 'rgba(144, 202, 249, 0.25)',
+            borderBottom: '2px solid',
+            borderColor: 'primary.main',
+          },
+          '& mark[data-deep]': { bgcolor: 'rgba(144, 202, 249, 0.45)' },
+          ...CATEGORY_COLOUR_RULES,
+          '&[data-labels="hidden"] .annotation-chip': { display: 'none' },
+          '& .annotation-chip': {
+            userSelect: 'none',
+            display: 'inline-flex',
+            alignItems: 'center',
+            mx: 0.5,
+            px: 0.75,
+            borderRadius: 1,
+            fontSize: '0.75rem',
+            lineHeight: 1.6,
+            verticalAlign: 'middle',
+            bgcolor: 'primary.dark',
+            color: 'primary.contrastText',
+          },
+          '& .annotation-chip button': {
+            display: 'inline-flex',
+            ml: 0.25,
+            p: 0.25,
+            border: 0,
+            borderRadius: '50%',
+            bgcolor: 'transparent',
+            color: 'inherit',
+            cursor: 'pointer',
+          },
+          '& .annotation-chip button:hover, & .annotation-chip button:focus-visible': {
+            bgcolor: 'rgba(255, 255, 255, 0.2)',
+            outline: 'none',
+          },
+        }}
+      >
+        {map.segments.map((segment, index) => {
+          const key = map.keys[index] ?? String(index);
+          if (segment.kind === 'text') {
+            const inner = innermostEntity(entities, segment.entityIndexes);
+            const category = inner === null ? undefined : entities[inner]?.category;
+            return (
+              <TextPiece
+                key={`t${key}`}
+                start={key}
+                text={segment.text}
+                depth={segment.entityIndexes.length}
+                colour={category === undefined ? undefined : colours.get(category)}
+              />
+            );
+          }
+          const entity = entities[segment.entityIndex];
+          return (
+            <Chip
+              key={`l${key}`}
+              labelKey={key}
+              label={entity && labelOf ? labelOf(entity) : segment.text}
+              entity={entity}
+              colour={entity ? colours.get(entity.category) : undefined}
+              onDelete={onDelete ? deleteRef : undefined}
+            />
+          );
+        })}
+        {caret ? (
+          <Box
+            aria-hidden
+            data-testid="keyboard-caret"
+            sx={{
+              position: 'absolute',
+              left: caret.left,
+              top: caret.top,
+              height: caret.height,
+              width: 2,
+              bgcolor: 'primary.main',
+              pointerEvents: 'none',
+              animation: 'caret-blink 1s steps(1) infinite',
+              '@keyframes caret-blink': { '50%': { opacity: 0 } },
+            }}
+          />
+        ) : null}
+      </Box>
+      {view.byCategory && colours.size > 0 ? (
+        <Box
+          component="ul"
+          aria-label={COLOUR_LEGEND_LABEL}
+          sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, listStyle: 'none', m: 0, mt: 1, p: 0 }}
+        >
+          {[...colours].map(([category, colour]) => (
+            <Box
+              component="li"
+              key={category}
+              sx={{
+                px: 0.75,
+                borderRadius: 1,
+                fontSize: '0.75rem',
+                lineHeight: 1.6,
+                bgcolor: CATEGORY_COLOURS[colour],
+                color: 'rgba(0, 0, 0, 0.87)',
+              }}
+            >
+              {category}
+            </Box>
+          ))}
+        </Box>
+      ) : null}
+      {view.labels ? null : (
+        <Typography variant="caption" component="p" sx={{ mt: 1, color: 'text.secondary' }}>
+          {LABELS_HIDDEN_TEXT}
+        </Typography>
+      )}
+    </>
+  );
+});

@@ -1,0 +1,81 @@
+import type { ComponentType } from 'react';
+import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
+import type { TechnicianJob } from '../../lib/socket/use-technician-session.ts';
+import { EntityNormalisationPanel } from './entity-normalisation-panel.tsx';
+import { IntentAnnotationPanel } from './intent-annotation-panel.tsx';
+import { MessageAnnotationPanel } from './message-annotation-panel.tsx';
+import { PanelErrorBoundary } from './panel-error-boundary.tsx';
+import type { PanelProps } from './panel-props.ts';
+import { PriorityPanel } from './priority-panel.tsx';
+import { RewordPanel } from './reword-panel.tsx';
+import { RpaManualStepPanel } from './rpa-manual-step-panel.tsx';
+import { useColourKeys } from '../hooks/use-colour-keys.ts';
+
+/**
+ * The task panels (spec 1 §2 "a task panel chosen by job type", spec 2 §2 "Federated-style task
+ * panels"). The purpose of a message job (spec 1 §3 job.purpose) picks reword and normalisation;
+ * annotate-only and verify-answered are purposes of the annotation panel.
+ */
+export type PanelKind =
+  | 'message-annotation'
+  | 'reword'
+  | 'entity-normalisation'
+  | 'intent-annotation'
+  | 'priority'
+  | 'rpa-manual-step';
+
+/** The panel of a message job's data: by purpose; an exception task listing intents is the two-step flow. */
+function messagePanelOf(job: TechnicianJob): PanelKind {
+  const { purpose } = readMessageJob(job.data);
+  if (purpose === 'reword') {
+    return 'reword';
+  }
+  if (purpose === 'normalise') {
+    return 'entity-normalisation';
+  }
+  if (job.type === 'exception.job' && Array.isArray(job.data.intents)) {
+    return 'intent-annotation';
+  }
+  return 'message-annotation';
+}
+
+/** Which panel shows a job. */
+export function panelKindOf(job: TechnicianJob): PanelKind {
+  switch (job.type) {
+    case 'message.annotation.job':
+    case 'exception.job':
+      return messagePanelOf(job);
+    case 'intent.classification.job':
+      return 'intent-annotation';
+    case 'intent.hpi.priority.job':
+      return 'priority';
+    case 'robot-process-automation.manual-step.job':
+      return 'rpa-manual-step';
+  }
+}
+
+const PANELS: Record<PanelKind, ComponentType<PanelProps>> = {
+  'message-annotation': MessageAnnotationPanel,
+  reword: RewordPanel,
+  'entity-normalisation': EntityNormalisationPanel,
+  'intent-annotation': IntentAnnotationPanel,
+  priority: PriorityPanel,
+  'rpa-manual-step': RpaManualStepPanel,
+};
+
+/**
+ * Shows the held job in its panel, mounted anew for each job. An `exception.job` (the exception
+ * desk's task) gets the same panels with the exception panel's wording of the rules. A panel that
+ * cannot read its job says so and offers the exception. The colour keys act on its highlights.
+ */
+export function JobPanel(props: PanelProps) {
+  // 0 and backtick colour the highlights (spec 1 §9), on every panel.
+  useColourKeys();
+  const Panel = PANELS[panelKindOf(props.job)];
+  const exception = props.exception ?? props.job.type === 'exception.job';
+  return (
+    <PanelErrorBoundary key={props.job.id} {...props}>
+      <Panel {...props} exception={exception} />
+    </PanelErrorBoundary>
+  );
+}

@@ -1,0 +1,85 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { validateRephrase } from '@loopdesk/workbench/validation.ts';
+import { useState } from 'react';
+import { useToast } from '../../components/toast-context.ts';
+import { ExceptionButton } from './exception-button.tsx';
+
+/** Spec 1 §2 "Rephrase screen". */
+export const REPHRASE_HEADING = 'Rephrase previous question.';
+
+export interface RephraseScreenProps {
+  readonly options: readonly string[];
+  readonly busy: boolean;
+  /** Back to the annotation (spec 1 §4 "The rephrase back button returns to annotation"). */
+  readonly onBack: () => void;
+  readonly onRephrase: (question: string) => void;
+  readonly onException: () => void;
+}
+
+/** The rephrase screen of the exception flow (spec 1 §4): one of the options is asked instead. */
+export function RephraseScreen({
+  options,
+  busy,
+  onBack,
+  onRephrase,
+  onException,
+}: RephraseScreenProps) {
+  const toast = useToast();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const submit = () => {
+    const error = validateRephrase(chosen);
+    if (error !== null || chosen === null) {
+      toast.error(error ?? '');
+      return;
+    }
+    onRephrase(chosen);
+  };
+  return (
+    <Box
+      component="section"
+      aria-label="Rephrase"
+      onKeyDown={(event) => {
+        if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !busy) {
+          event.preventDefault();
+          submit();
+        }
+      }}
+    >
+      <Typography variant="h5" component="h2" id="rephrase-heading" sx={{ mb: 1 }}>
+        {REPHRASE_HEADING}
+      </Typography>
+      <RadioGroup
+        aria-labelledby="rephrase-heading"
+        value={chosen ?? ''}
+        onChange={(event) => setChosen(event.target.value)}
+      >
+        {options.map((option, index) => (
+          <FormControlLabel
+            // In line with the heading, with room for the radio's focus ripple (not clipped).
+            sx={{ ml: 0 }}
+            key={option}
+            value={option}
+            // Arrow keys move between the options; the first has the focus at once.
+            control={<Radio autoFocus={index === 0} />}
+            label={option}
+          />
+        ))}
+      </RadioGroup>
+      <Stack direction="row" sx={{ mt: 3, gap: 2 }}>
+        <Button onClick={onBack} disabled={busy}>
+          Back
+        </Button>
+        <ExceptionButton onRaise={onException} disabled={busy} />
+        <Button variant="contained" onClick={submit} disabled={busy}>
+          Submit
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
