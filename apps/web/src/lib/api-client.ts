@@ -110,8 +110,13 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 /** The `:params` a route path needs. */
 export type PathParams<P extends string> = Readonly<Record<ParamNames<P>, string>>;
 
+/** The answer of a route: what its success response schemas (keyed by status) parse to. */
 type ResponseOf<M extends HttpMethod, P> =
-  Extract<ApiRoute, { method: M; path: P }> extends { response: Parser<infer T> } ? T : unknown;
+  Extract<ApiRoute, { method: M; path: P }> extends { response: infer R }
+    ? R[keyof R] extends Parser<infer T>
+      ? T
+      : unknown
+    : unknown;
 
 type RouteCallOptions<P extends string, T> = Omit<RequestOptions<T>, 'method'> &
   ([ParamNames<P>] extends [never] ? { params?: undefined } : { params: PathParams<P> });
@@ -134,8 +139,11 @@ export function callRoute<M extends HttpMethod, P extends ApiPath<M>, T = Respon
   const route = API_ROUTES.find(
     (candidate) => candidate.method === method && candidate.path === path,
   );
+  // Each route of the table answers success with one status, so its one response schema is it.
   const schema =
     rest.schema ??
-    (route && 'response' in route ? (route.response as Parser<unknown> as Parser<T>) : undefined);
+    (route && 'response' in route
+      ? (Object.values(route.response)[0] as Parser<unknown> as Parser<T>)
+      : undefined);
   return apiRequest<T>(filled, { ...rest, method, ...(schema ? { schema } : {}) });
 }
