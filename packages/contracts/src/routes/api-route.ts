@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Access, Privilege } from '../privileges.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,10 +45,18 @@ export interface ApiRoute {
   readonly params?: z.ZodType;
   /** The query string, when the route reads one. */
   readonly query?: z.ZodType;
-  /** The JSON body (every route but GET). */
+  /** Headers the route reads and checks (such as the tenant header). */
+  readonly headers?: z.ZodType;
+  /** The JSON body (every route but GET; `NoBody` for one that reads none). */
   readonly body?: z.ZodType;
   readonly response?: ResponseSchemas;
 }
 
 export const signedIn: Access = { anyOf: [] };
 export const any = (...anyOf: Privilege[]): Access => ({ anyOf });
+
+/**
+ * The body of a route that reads none (a POST that only acts, a DELETE): the server registers no
+ * body schema for it, so whatever is sent is ignored, as before the table carried bodies.
+ */
+export const NoBody = z.unknown().describe('No body: the route reads none');

@@ -1,4 +1,17 @@
-import { any, type ApiRoute } from './api-route.ts';
+import { any, NoBody, type ApiRoute } from './api-route.ts';
+import {
+  AddTaskBody,
+  AsyncTask,
+  DiscardTaskQuery,
+  KnowledgeRevisionList,
+  PipelineList,
+  PipelineParams,
+  PipelineWithStats,
+  StepParams,
+  SubmitTaskBody,
+  TaskParams,
+} from '../async-jobs.ts';
+import { ConceptQuery, ConceptQueryResponse } from '../intelligence.ts';
 
 /** The `/internal` routes of the async-jobs area. */
 export const ASYNC_JOBS_ROUTES = [
@@ -8,6 +21,7 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    response: { 200: PipelineList },
   },
   {
     method: 'GET',
@@ -15,6 +29,8 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    params: PipelineParams,
+    response: { 200: PipelineWithStats },
   },
   {
     method: 'POST',
@@ -22,6 +38,9 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    params: PipelineParams,
+    body: AddTaskBody,
+    response: { 201: AsyncTask },
   },
   {
     method: 'GET',
@@ -29,6 +48,8 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    params: StepParams,
+    response: { 200: AsyncTask },
   },
   {
     method: 'GET',
@@ -36,6 +57,8 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    params: TaskParams,
+    response: { 200: AsyncTask },
   },
   {
     method: 'POST',
@@ -43,6 +66,9 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    params: TaskParams,
+    body: SubmitTaskBody,
+    response: { 200: AsyncTask },
   },
   {
     method: 'DELETE',
@@ -50,6 +76,10 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    params: TaskParams,
+    query: DiscardTaskQuery,
+    body: NoBody,
+    response: { 200: AsyncTask },
   },
   {
     method: 'GET',
@@ -57,6 +87,8 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: '3 §7',
+    query: ConceptQuery,
+    response: { 200: ConceptQueryResponse },
   },
   {
     method: 'GET',
@@ -64,5 +96,6 @@ export const ASYNC_JOBS_ROUTES = [
     access: any('jobs:async:perform'),
     area: 'async-jobs',
     spec: 'issue 7: knowledge-base versions written back by completed tasks',
+    response: { 200: KnowledgeRevisionList },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,4 +1,14 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { ERROR_RESPONSES } from '../errors.ts';
+import {
+  ConsumerQuery,
+  ConsumerView,
+  ConversationIdParams,
+  MessagesPage,
+  MessagesQuery,
+  TenantHeaders,
+} from '../conversations.ts';
+import { ConversationDifferentialResponse } from '../intelligence.ts';
 
 /** The `/internal` routes of the conversations area. */
 export const CONVERSATIONS_ROUTES = [
@@ -8,6 +18,10 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:read'),
     area: 'conversations',
     spec: '2 §7, 3 §7',
+    params: ConversationIdParams,
+    query: MessagesQuery,
+    headers: TenantHeaders,
+    response: { 200: MessagesPage, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -22,6 +36,10 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:data:read'),
     area: 'conversations',
     spec: '2 §7',
+    params: ConversationIdParams,
+    query: ConsumerQuery,
+    headers: TenantHeaders,
+    response: { 200: ConsumerView, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -36,6 +54,9 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:read'),
     area: 'conversations',
     spec: '3 §7',
+    params: ConversationIdParams,
+    headers: TenantHeaders,
+    response: { 200: ConversationDifferentialResponse },
   },
   {
     method: 'GET',

@@ -1,4 +1,12 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { ERROR_RESPONSES } from '../errors.ts';
+import {
+  ConversationIdParams,
+  ConversationMessage,
+  TenantConfiguration,
+  TenantHeaders,
+} from '../conversations.ts';
+import { DequeuedConversation, QueuedConversations, RespondBody } from '../exceptions.ts';
 
 /** The `/internal` routes of the exceptions area. */
 export const EXCEPTIONS_ROUTES = [
@@ -8,6 +16,9 @@ export const EXCEPTIONS_ROUTES = [
     access: any('jobs:exception:perform'),
     area: 'exceptions',
     spec: '1 §7, 2 §7',
+    params: ConversationIdParams,
+    body: RespondBody,
+    response: { 201: ConversationMessage, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -15,6 +26,7 @@ export const EXCEPTIONS_ROUTES = [
     access: any('jobs:exception:perform'),
     area: 'exceptions',
     spec: '2 §7',
+    response: { 200: QueuedConversations, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -22,6 +34,7 @@ export const EXCEPTIONS_ROUTES = [
     access: any('jobs:exception:perform'),
     area: 'exceptions',
     spec: '2 §7',
+    response: { 200: DequeuedConversation, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -29,5 +42,8 @@ export const EXCEPTIONS_ROUTES = [
     access: any('jobs:exception:perform'),
     area: 'exceptions',
     spec: '2 §7',
+    params: ConversationIdParams,
+    headers: TenantHeaders,
+    response: { 200: TenantConfiguration, ...ERROR_RESPONSES },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,9 +1,14 @@
-import { any, type ApiRoute } from './api-route.ts';
+import { any, NoBody, type ApiRoute } from './api-route.ts';
+import { ERROR_RESPONSES } from '../errors.ts';
 import {
+  ApiKeyIdParams,
   ApiKeyList,
   ApiKeyView,
+  CreateApiKeyBody,
   CreatedApiKey,
+  DeliveriesQuery,
   DeliveryList,
+  EventIdParams,
   WebhookDeliveryView,
 } from '../integration.ts';
 
@@ -15,7 +20,7 @@ export const INTEGRATION_ROUTES = [
     access: any('users:permissions:update'),
     area: 'integration',
     spec: 'issue 6',
-    response: { 200: ApiKeyList },
+    response: { 200: ApiKeyList, ...ERROR_RESPONSES },
   },
   {
     method: 'POST',
@@ -23,7 +28,8 @@ export const INTEGRATION_ROUTES = [
     access: any('users:permissions:update'),
     area: 'integration',
     spec: 'issue 6',
-    response: { 201: CreatedApiKey },
+    body: CreateApiKeyBody,
+    response: { 201: CreatedApiKey, ...ERROR_RESPONSES },
   },
   {
     method: 'DELETE',
@@ -31,7 +37,9 @@ export const INTEGRATION_ROUTES = [
     access: any('users:permissions:update'),
     area: 'integration',
     spec: 'issue 6',
-    response: { 200: ApiKeyView },
+    params: ApiKeyIdParams,
+    body: NoBody,
+    response: { 200: ApiKeyView, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -39,7 +47,8 @@ export const INTEGRATION_ROUTES = [
     access: any('users:permissions:update'),
     area: 'integration',
     spec: 'issue 6',
-    response: { 200: DeliveryList },
+    query: DeliveriesQuery,
+    response: { 200: DeliveryList, ...ERROR_RESPONSES },
   },
   {
     method: 'POST',
@@ -47,6 +56,8 @@ export const INTEGRATION_ROUTES = [
     access: any('users:permissions:update'),
     area: 'integration',
     spec: 'issue 6',
-    response: { 200: WebhookDeliveryView },
+    params: EventIdParams,
+    body: NoBody,
+    response: { 200: WebhookDeliveryView, ...ERROR_RESPONSES },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,4 +1,25 @@
 import { any, signedIn, type ApiRoute } from './api-route.ts';
+import {
+  ClassItems,
+  ClassesQuery,
+  ConceptSearchBody,
+  ConceptSearchResponse,
+  DiagnosisPrediction,
+  DifferentialBody,
+  InferenceRecordList,
+  MetadataQuery,
+  ModelItems,
+  ModelParams,
+  OntologyCount,
+  OntologyPage,
+  OntologyPageQuery,
+  RelationshipList,
+  Subgraph,
+  SubgraphParams,
+  SubgraphQuery,
+  TypeaheadQuery,
+  TypeaheadResponse,
+} from '../intelligence.ts';
 
 /** The `/internal` routes of the intelligence area. */
 export const INTELLIGENCE_ROUTES = [
@@ -8,6 +29,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '1 §7',
+    query: TypeaheadQuery,
+    response: { 200: TypeaheadResponse },
   },
   {
     method: 'GET',
@@ -15,6 +38,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    query: ClassesQuery,
+    response: { 200: ClassItems },
   },
   {
     method: 'POST',
@@ -22,6 +47,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    body: ConceptSearchBody,
+    response: { 200: ConceptSearchResponse },
   },
   {
     method: 'GET',
@@ -29,6 +56,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    query: MetadataQuery,
+    response: { 200: RelationshipList },
   },
   {
     method: 'GET',
@@ -36,6 +65,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    params: ModelParams,
+    response: { 200: ModelItems },
   },
   {
     method: 'GET',
@@ -43,6 +74,9 @@ export const INTELLIGENCE_ROUTES = [
     access: any('graph:inspect:all'),
     area: 'intelligence',
     spec: '3 §7',
+    params: SubgraphParams,
+    query: SubgraphQuery,
+    response: { 200: Subgraph },
   },
   {
     method: 'GET',
@@ -50,6 +84,7 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    response: { 200: OntologyCount },
   },
   {
     method: 'GET',
@@ -57,6 +92,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    query: OntologyPageQuery,
+    response: { 200: OntologyPage },
   },
   {
     method: 'GET',
@@ -64,6 +101,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    query: MetadataQuery,
+    response: { 200: InferenceRecordList },
   },
   {
     method: 'GET',
@@ -71,6 +110,8 @@ export const INTELLIGENCE_ROUTES = [
     access: signedIn,
     area: 'intelligence',
     spec: '3 §7',
+    query: MetadataQuery,
+    response: { 200: InferenceRecordList },
   },
   {
     method: 'POST',
@@ -78,5 +119,7 @@ export const INTELLIGENCE_ROUTES = [
     access: any('test:differentialdiagnosis:perform', 'patient:conversations:read'),
     area: 'intelligence',
     spec: '3 §7',
+    body: DifferentialBody,
+    response: { 200: DiagnosisPrediction },
   },
 ] as const satisfies readonly ApiRoute[];

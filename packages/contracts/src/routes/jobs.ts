@@ -1,5 +1,18 @@
-import { any, signedIn, type ApiRoute } from './api-route.ts';
-import { DeadJobOutcome, DeadJobs, QueueSize } from '../jobs.ts';
+import { any, NoBody, signedIn, type ApiRoute } from './api-route.ts';
+import { DeadJobOutcome, DeadJobs, JobIdParams, QueueSize } from '../jobs.ts';
+import {
+  AnsweredEvent,
+  ConversationMemory,
+  IntentParams,
+  MemoryParams,
+  MessageOperationBody,
+  OperationParams,
+  OptionalQuinnTenantHeaders,
+  QuinnTenantHeaders,
+  QUINN_ERROR_RESPONSES,
+  QuinnTenantQuery,
+} from '../quinn.ts';
+import { IntentContextMenu } from '../workbench-payloads.ts';
 
 /** The `/internal` routes of the jobs area. */
 export const JOBS_ROUTES = [
@@ -49,6 +62,8 @@ export const JOBS_ROUTES = [
     access: any('users:permissions:update'),
     area: 'jobs',
     spec: 'issue 3: a dead job back in its queue, with fresh attempts',
+    params: JobIdParams,
+    body: NoBody,
     response: { 200: DeadJobOutcome },
   },
   {
@@ -57,6 +72,8 @@ export const JOBS_ROUTES = [
     access: any('users:permissions:update'),
     area: 'jobs',
     spec: 'issue 3: a dead job cancelled for good',
+    params: JobIdParams,
+    body: NoBody,
     response: { 200: DeadJobOutcome },
   },
   {
@@ -65,6 +82,9 @@ export const JOBS_ROUTES = [
     access: any('jobs:federated:perform', 'jobs:exception:perform'),
     area: 'jobs',
     spec: '1 §7',
+    params: IntentParams,
+    headers: QuinnTenantHeaders,
+    response: { 200: IntentContextMenu, ...QUINN_ERROR_RESPONSES },
   },
   {
     method: 'POST',
@@ -72,6 +92,10 @@ export const JOBS_ROUTES = [
     access: any('jobs:federated:perform', 'jobs:exception:perform'),
     area: 'jobs',
     spec: '1 §7',
+    params: MemoryParams,
+    headers: QuinnTenantHeaders,
+    body: NoBody,
+    response: { 200: ConversationMemory, ...QUINN_ERROR_RESPONSES },
   },
   {
     method: 'POST',
@@ -79,5 +103,10 @@ export const JOBS_ROUTES = [
     access: any('jobs:federated:perform', 'jobs:exception:perform'),
     area: 'jobs',
     spec: '1 §7 (message.intents, message.next, message.redirect; path not shown)',
+    params: OperationParams,
+    query: QuinnTenantQuery,
+    headers: OptionalQuinnTenantHeaders,
+    body: MessageOperationBody,
+    response: { 200: AnsweredEvent, ...QUINN_ERROR_RESPONSES },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,4 +1,12 @@
 import { signedIn, type ApiRoute } from './api-route.ts';
+import {
+  AutomatedRecognitionResult,
+  EntitiesQuery,
+  EntityExtractionResult,
+  NlpTextBody,
+  NormaliseBody,
+  NormaliseResponse,
+} from '../intelligence.ts';
 
 /** The `/internal` routes of the nlp area. */
 export const NLP_ROUTES = [
@@ -8,6 +16,9 @@ export const NLP_ROUTES = [
     access: signedIn,
     area: 'nlp',
     spec: '1 §7, 2 §7',
+    query: EntitiesQuery,
+    body: NlpTextBody,
+    response: { 200: AutomatedRecognitionResult },
   },
   {
     method: 'POST',
@@ -15,6 +26,8 @@ export const NLP_ROUTES = [
     access: signedIn,
     area: 'nlp',
     spec: '1 §7, 2 §7',
+    body: NormaliseBody,
+    response: { 200: NormaliseResponse },
   },
   {
     method: 'POST',
@@ -22,5 +35,7 @@ export const NLP_ROUTES = [
     access: signedIn,
     area: 'nlp',
     spec: '1 §7, 3 §7',
+    body: NlpTextBody,
+    response: { 200: EntityExtractionResult },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,5 +1,12 @@
 import { any, signedIn, type ApiRoute } from './api-route.ts';
-import { SessionActionResult, SessionCount, SessionSummary } from '../realtime.ts';
+import {
+  CloudEvent,
+  EventAccepted,
+  SessionActionResult,
+  SessionCount,
+  SessionSummary,
+} from '../realtime.ts';
+import { UserKeyParams } from '../users.ts';
 
 /** The `/internal` routes of the realtime area. */
 export const REALTIME_ROUTES = [
@@ -9,6 +16,8 @@ export const REALTIME_ROUTES = [
     access: signedIn,
     area: 'realtime',
     spec: '1 §7',
+    body: CloudEvent,
+    response: { 202: EventAccepted },
   },
   {
     method: 'GET',
@@ -16,6 +25,7 @@ export const REALTIME_ROUTES = [
     access: any('users:permissions:update'),
     area: 'realtime',
     spec: '1 §7, 3 §7',
+    params: UserKeyParams,
     response: { 200: SessionActionResult },
   },
   {
@@ -24,6 +34,7 @@ export const REALTIME_ROUTES = [
     access: any('users:permissions:update'),
     area: 'realtime',
     spec: '1 §7, 3 §7',
+    params: UserKeyParams,
     response: { 200: SessionActionResult },
   },
   {

@@ -1,4 +1,12 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { ERROR_RESPONSES } from '../errors.ts';
+import {
+  Appointment,
+  AppointmentsSummary,
+  AppointmentsSummaryQuery,
+  PhysiciansResponse,
+  ScheduleAppointmentBody,
+} from '../scheduling.ts';
 
 /** The `/internal` routes of the scheduling area. */
 export const SCHEDULING_ROUTES = [
@@ -8,6 +16,7 @@ export const SCHEDULING_ROUTES = [
     access: any('patient:appointments:create', 'jobs:exception:perform'),
     area: 'scheduling',
     spec: '3 §7',
+    response: { 200: PhysiciansResponse, ...ERROR_RESPONSES },
   },
   {
     method: 'POST',
@@ -15,6 +24,8 @@ export const SCHEDULING_ROUTES = [
     access: any('patient:appointments:create'),
     area: 'scheduling',
     spec: '3 §7',
+    body: ScheduleAppointmentBody,
+    response: { 201: Appointment, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -22,5 +33,7 @@ export const SCHEDULING_ROUTES = [
     access: any('patient:appointments:create'),
     area: 'scheduling',
     spec: '3 §7',
+    query: AppointmentsSummaryQuery,
+    response: { 200: AppointmentsSummary, ...ERROR_RESPONSES },
   },
 ] as const satisfies readonly ApiRoute[];

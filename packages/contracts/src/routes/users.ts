@@ -1,5 +1,5 @@
 import { any, signedIn, type ApiRoute } from './api-route.ts';
-import { ManagedUser, Me } from '../users.ts';
+import { ManagedUser, Me, UpdatePermissionsBody, UserKeyParams } from '../users.ts';
 
 /** The `/internal` routes of the users area. */
 export const USERS_ROUTES = [
@@ -17,6 +17,7 @@ export const USERS_ROUTES = [
     access: any('users:permissions:update'),
     area: 'users',
     spec: '1 §7, 3 §7',
+    params: UserKeyParams,
     response: { 200: ManagedUser },
   },
   {
@@ -25,6 +26,8 @@ export const USERS_ROUTES = [
     access: any('users:permissions:update'),
     area: 'users',
     spec: '1 §7, 3 §7',
+    params: UserKeyParams,
+    body: UpdatePermissionsBody,
     response: { 200: ManagedUser },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,12 +1,6 @@
 import { conversationDifferential } from '@loopdesk/clinical/inference/conversation.ts';
-import {
-  ConversationIdParams,
-  TENANT_HEADER,
-  TenantHeaders,
-  conversationNotFound,
-} from '@loopdesk/contracts/conversations.ts';
+import { TENANT_HEADER, conversationNotFound } from '@loopdesk/contracts/conversations.ts';
 import { EXCEPTION_ERRORS } from '@loopdesk/contracts/exceptions.ts';
-import { ConversationDifferentialResponse } from '@loopdesk/contracts/intelligence.ts';
 import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
@@ -34,19 +28,12 @@ export function registerConversationDifferential(
 
   api.route(
     'GET /internal/intelligence/conversations/:id/clinical_inference/differential_diagnosis',
-    {
-      schema: {
-        params: ConversationIdParams,
-        headers: TenantHeaders,
-        response: { 200: ConversationDifferentialResponse },
-      },
-    },
     async (request) => {
       const user = request.user;
       if (!user) {
         throw unauthorized('Sign in first.');
       }
-      const { id } = request.params as ConversationIdParams;
+      const { id } = request.params;
       const header = request.headers[TENANT_HEADER];
       const tenant = typeof header === 'string' && header.length > 0 ? header : undefined;
       const conversation = await conversations.findConversation(id);
