@@ -40,10 +40,24 @@ export interface RouteGeneric<K extends RouteKey> {
 /** The request of a table route, validated and typed by the table's schemas. */
 export type RouteRequest<K extends RouteKey> = FastifyRequest<RouteGeneric<K>>;
 
+/** The success answer of a route: what its 2xx response schema accepts (it serialises it). */
+type SuccessAnswer<R> = R extends { readonly response: infer Responses }
+  ? Responses[Extract<keyof Responses, 200 | 201 | 202 | 204>] extends infer S extends z.ZodType
+    ? z.input<S>
+    : unknown
+  : unknown;
+
+/**
+ * A handler of a table route: it returns the success answer (checked against the route's response
+ * schema at compile time), or the reply it sent itself (another status, another content type).
+ */
 export type RouteHandler<K extends RouteKey> = (
   request: RouteRequest<K>,
   reply: FastifyReply,
-) => unknown;
+) =>
+  | SuccessAnswer<RoutesByKey[K]>
+  | FastifyReply
+  | Promise<SuccessAnswer<RoutesByKey[K]> | FastifyReply>;
 
 /**
  * Route options besides the schemas, which all come from the table: hooks such as

@@ -1,6 +1,7 @@
 import { conversationDifferential } from '@loopdesk/clinical/inference/conversation.ts';
 import { TENANT_HEADER, conversationNotFound } from '@loopdesk/contracts/conversations.ts';
 import { EXCEPTION_ERRORS } from '@loopdesk/contracts/exceptions.ts';
+import type { ConversationDifferentialResponse } from '@loopdesk/contracts/intelligence.ts';
 import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
@@ -28,7 +29,7 @@ export function registerConversationDifferential(
 
   api.route(
     'GET /internal/intelligence/conversations/:id/clinical_inference/differential_diagnosis',
-    async (request) => {
+    async (request): Promise<ConversationDifferentialResponse> => {
       const user = request.user;
       if (!user) {
         throw unauthorized('Sign in first.');

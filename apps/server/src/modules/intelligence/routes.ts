@@ -14,6 +14,7 @@ import {
   MODEL_NAMES,
   TYPEAHEAD_MIN_CHARS,
   VERTEX_CLASSES,
+  type DiagnosisPrediction,
   type InferenceRecord,
 } from '@loopdesk/contracts/intelligence.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
@@ -237,21 +238,24 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
     return { items: differential.observations.map((c) => record(c, metadata)) };
   });
 
-  api.route('POST /internal/intelligence/clinical_inference/differential_diagnosis', (request) => {
-    const { observations } = request.body;
-    const prediction = differential.diagnose(observations);
-    const acuity = differentialAcuity(prediction.inference);
-    return {
-      inference: prediction.inference.map((entry) => ({
-        condition: entry.condition,
-        conditionId: entry.conditionId,
-        probability: entry.probability,
-        ...(entry.acuity === undefined ? {} : { acuity: entry.acuity }),
-        associatedObservations: entry.associatedObservations,
-      })),
-      differentiatingObservations: prediction.differentiatingObservations,
-      unknownObservations: prediction.unknownObservations,
-      ...(acuity === 'emergent' || acuity === 'urgent' || acuity === 'other' ? { acuity } : {}),
-    };
-  });
+  api.route(
+    'POST /internal/intelligence/clinical_inference/differential_diagnosis',
+    (request): DiagnosisPrediction => {
+      const { observations } = request.body;
+      const prediction = differential.diagnose(observations);
+      const acuity = differentialAcuity(prediction.inference);
+      return {
+        inference: prediction.inference.map((entry) => ({
+          condition: entry.condition,
+          conditionId: entry.conditionId,
+          probability: entry.probability,
+          ...(entry.acuity === undefined ? {} : { acuity: entry.acuity }),
+          associatedObservations: entry.associatedObservations,
+        })),
+        differentiatingObservations: prediction.differentiatingObservations,
+        unknownObservations: prediction.unknownObservations,
+        ...(acuity === 'emergent' || acuity === 'urgent' || acuity === 'other' ? { acuity } : {}),
+      };
+    },
+  );
 }

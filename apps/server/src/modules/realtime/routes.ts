@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import {
   DUPLICATE_SESSION_CLOSE_CODE,
   DUPLICATE_SESSION_MESSAGE,
+  type SessionActionResult,
   type SessionSource,
 } from '@loopdesk/contracts/realtime.ts';
 import type { Privilege } from '@loopdesk/contracts/privileges.ts';
@@ -103,7 +104,7 @@ export function registerSessionRoutes(
         | 'GET /internal/users/:userId/sessions/_close'
         | 'GET /internal/users/:userId/sessions/_remove'
       >,
-    ) => {
+    ): Promise<SessionActionResult> => {
       const { userId } = request.params;
       const key = decodeUserKey(userId);
       const user = /^[0-9a-f-]{36}$/i.test(key)
