@@ -154,6 +154,21 @@ export default tseslint.config(
     },
   },
   {
+    // A request is typed from the route table (api.route) or the zod type provider (/api/v1):
+    // a cast would skip the schema that validated it.
+    files: ['apps/server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['TSAsExpression', 'TSTypeAssertion'].map((node) => ({
+          selector: `${node} > MemberExpression.expression[object.name='request'][property.name=/^(body|params|query)$/]`,
+          message:
+            'Do not cast request.body, request.params or request.query: type it through the route table (api.route in platform/api-routes.ts takes its schemas from packages/contracts routes) or, outside the table, through the zod type provider (withTypeProvider<ZodTypeProvider>()).',
+        })),
+      ],
+    },
+  },
+  {
     // Plain scripts (npm start's helpers) are not part of a TypeScript project.
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,

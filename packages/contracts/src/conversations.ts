@@ -169,6 +169,10 @@ export const PersonDetails = PersonSummary.extend({
 });
 export type PersonDetails = z.infer<typeof PersonDetails>;
 
+/** `GET /internal/consumers/{id}`: the details with `o=full`, else the summary. */
+export const ConsumerView = z.union([PersonDetails, PersonSummary]);
+export type ConsumerView = z.infer<typeof ConsumerView>;
+
 export const ConsumerQuery = z.object({
   o: z
     .enum(['summary', 'full'], { message: "must be 'summary' (the default) or 'full'" })

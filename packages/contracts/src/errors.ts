@@ -11,6 +11,15 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** The error answers of a route, for its response schemas (and the OpenAPI document). */
+export const ERROR_RESPONSES = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+} as const;
+
 /** The `error` word used for each status code. */
 export const ERROR_NAMES = {
   400: 'Bad Request',

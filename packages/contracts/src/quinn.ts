@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_RESPONSES, ErrorBody } from './errors.ts';
 import { SubmissionType } from './realtime.ts';
 import { IntentContextMenu, IntentSubmission } from './workbench-payloads.ts';
 
@@ -12,6 +13,29 @@ import { IntentContextMenu, IntentSubmission } from './workbench-payloads.ts';
 
 /** The header that names the tenant (spec 1 §7 "X-Tenant-ID"). */
 export const TENANT_HEADER = 'x-tenant-id';
+
+const tenantValue = z
+  .string()
+  .trim()
+  .min(1, 'must name the tenant of the job (its tenant field)')
+  .max(200, 'must be at most 200 characters');
+
+/** The tenant of the job, required on the context menu and memory calls. */
+export const QuinnTenantHeaders = z.object({ [TENANT_HEADER]: tenantValue });
+/** The message operations take the tenant from the header or from `?tenant=`. */
+export const OptionalQuinnTenantHeaders = z.object({ [TENANT_HEADER]: tenantValue.optional() });
+export const QuinnTenantQuery = z.object({ tenant: tenantValue.optional() });
+
+export const IntentParams = z.object({
+  intent: z
+    .string()
+    .trim()
+    .min(1, 'must name an intent')
+    .max(200, 'must be at most 200 characters'),
+});
+export const MemoryParams = z.object({
+  id: z.string().trim().min(1, 'must be a conversation id').max(200),
+});
 
 /** What the portal can ask the assistant. */
 export const ASSISTANT_REQUEST_KINDS = [
@@ -55,6 +79,23 @@ export const MESSAGE_OPERATION_BODIES = {
   next: MessageNextBody,
   redirect: MessageRedirectBody,
 } as const satisfies Record<MessageOperation, z.ZodType>;
+
+export const OperationParams = z.object({ operation: MessageOperation });
+
+/**
+ * The body of `POST /internal/quinn/messages/{operation}`: one of MESSAGE_OPERATION_BODIES, chosen
+ * by the path, so the handler checks it (and names the operation in its 400).
+ */
+export const MessageOperationBody = z
+  .unknown()
+  .describe('The body of message.{operation}: see MESSAGE_OPERATION_BODIES');
+
+/** The portal's questions fail like any route, or with 502/504 when the assistant does. */
+export const QUINN_ERROR_RESPONSES = {
+  ...ERROR_RESPONSES,
+  502: ErrorBody,
+  504: ErrorBody,
+} as const;
 
 /**
  * The assistant's answer to a message operation: "an event that is then submitted on" (spec 1 §7).

@@ -76,6 +76,10 @@ export const CloudEvent = z.object({
 });
 export type CloudEvent = z.infer<typeof CloudEvent>;
 
+/** `POST /internal/users/me/_events` answers 202 with this once the event is taken. */
+export const EventAccepted = z.object({ accepted: z.literal(true) });
+export type EventAccepted = z.infer<typeof EventAccepted>;
+
 /** Data of a session announcement. */
 export const SessionAnnouncement = z.object({ state: SessionState, source: SessionSource });
 export type SessionAnnouncement = z.infer<typeof SessionAnnouncement>;

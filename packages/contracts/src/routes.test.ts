@@ -43,6 +43,35 @@ describe('API route table', () => {
     }
   });
 
+  it('carries the schemas of every route: params, body (every non-GET) and responses', () => {
+    const missing = API_ROUTES.flatMap((route) => {
+      const has = (field: string) => field in route;
+      const lacks = [
+        ...(route.path.includes(':') && !has('params') ? ['params'] : []),
+        ...(route.method !== 'GET' && !has('body') ? ['body'] : []),
+        ...(!has('response') ? ['response'] : []),
+      ];
+      return lacks.length > 0 ? [`${routeKey(route)} lacks ${lacks.join(', ')}`] : [];
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('keys every response schema by a status code, with one success answer', () => {
+    for (const route of API_ROUTES) {
+      if (!('response' in route)) {
+        continue;
+      }
+      const statuses = Object.keys(route.response).map(Number);
+      for (const status of statuses) {
+        expect(status >= 200 && status < 600, `${routeKey(route)} ${status}`).toBe(true);
+      }
+      expect(
+        statuses.filter((status) => status < 300),
+        routeKey(route),
+      ).toHaveLength(1);
+    }
+  });
+
   it('fills path parameters, encoded, and refuses a missing one', () => {
     expect(fillPath('/internal/users/:userId', { userId: 'a/b' })).toBe('/internal/users/a%2Fb');
     expect(() => fillPath('/internal/users/:userId', {})).toThrow(/userId/);

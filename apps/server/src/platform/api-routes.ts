@@ -1,18 +1,90 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RouteShorthandOptions,
+} from 'fastify';
+import type { z } from 'zod';
 import { API_ROUTES, routeKey, type ApiRoute } from '@loopdesk/contracts/routes.ts';
 import { NOT_BUILT_MESSAGE } from '@loopdesk/contracts/errors.ts';
+import { NoBody } from '@loopdesk/contracts/routes/api-route.ts';
 import { errorBody } from './errors.ts';
 import { authenticate, authorize } from './auth/guard.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
 
-type TableKey = (typeof API_ROUTES)[number] extends infer R
-  ? R extends { method: infer M extends string; path: infer P extends string }
-    ? `${M} ${P}`
-    : never
-  : never;
+type TableRoute = (typeof API_ROUTES)[number];
+
+/** The routes of the table by their key, `METHOD path`, each with its literal schemas. */
+type RoutesByKey = { [R in TableRoute as `${R['method']} ${R['path']}`]: R };
+
+/** Key of a route of the contracts' table: `METHOD path`. */
+export type RouteKey = keyof RoutesByKey;
+
+/** What a schema of the route parses to; `unknown` where the route has none. */
+type Parsed<R, Field extends string> = R extends { readonly [F in Field]: infer S }
+  ? S extends z.ZodType
+    ? z.output<S>
+    : unknown
+  : unknown;
+
+/** Fastify's route generic of a table route: its request is typed by the table's schemas. */
+export interface RouteGeneric<K extends RouteKey> {
+  Params: Parsed<RoutesByKey[K], 'params'>;
+  Querystring: Parsed<RoutesByKey[K], 'query'>;
+  Body: Parsed<RoutesByKey[K], 'body'>;
+  Headers: Parsed<RoutesByKey[K], 'headers'>;
+}
+
+/** The request of a table route, validated and typed by the table's schemas. */
+export type RouteRequest<K extends RouteKey> = FastifyRequest<RouteGeneric<K>>;
+
+/** The success answer of a route: what its 2xx response schema accepts (it serialises it). */
+type SuccessAnswer<R> = R extends { readonly response: infer Responses }
+  ? Responses[Extract<keyof Responses, 200 | 201 | 202 | 204>] extends infer S extends z.ZodType
+    ? z.input<S>
+    : unknown
+  : unknown;
+
+/**
+ * A handler of a table route: it returns the success answer (checked against the route's response
+ * schema at compile time), or the reply it sent itself (another status, another content type).
+ */
+export type RouteHandler<K extends RouteKey> = (
+  request: RouteRequest<K>,
+  reply: FastifyReply,
+) =>
+  | SuccessAnswer<RoutesByKey[K]>
+  | FastifyReply
+  | Promise<SuccessAnswer<RoutesByKey[K]> | FastifyReply>;
+
+/**
+ * Route options besides the schemas, which all come from the table: hooks such as
+ * `preValidation`, and what the OpenAPI document says of the route.
+ */
+export type RouteOptions = Omit<RouteShorthandOptions, 'schema'> & {
+  docs?: { readonly tags: readonly string[]; readonly summary: string };
+};
 
 const TABLE = new Map<string, ApiRoute>(API_ROUTES.map((route) => [routeKey(route), route]));
+
+/** Every `/internal` route is called with a staff access token (for the OpenAPI document). */
+const STAFF_SECURITY = [{ staffToken: [] }];
+
+/** The Fastify schema of a table route: validation in, serialisation out, and the document. */
+function schemaOf(route: ApiRoute, docs: RouteOptions['docs']): FastifySchema {
+  return {
+    ...(docs ? { tags: [...docs.tags], summary: docs.summary } : {}),
+    security: STAFF_SECURITY,
+    ...(route.params ? { params: route.params } : {}),
+    ...(route.query ? { querystring: route.query } : {}),
+    ...(route.headers ? { headers: route.headers } : {}),
+    // A route that reads no body validates none (and documents none).
+    ...(route.body && route.body !== NoBody ? { body: route.body } : {}),
+    ...(route.response ? { response: route.response } : {}),
+  };
+}
 
 /** Guards and registers the `/internal` routes of the contracts' route table. */
 export function createApiRouter(
@@ -27,37 +99,48 @@ export function createApiRouter(
     authorize(user, route.access);
   };
 
+  function route<K extends RouteKey>(key: K, handler: RouteHandler<K>): void;
+  function route<K extends RouteKey>(key: K, options: RouteOptions, handler: RouteHandler<K>): void;
+  /**
+   * Registers a handler for a route of the table: its privilege and its schemas (params, query,
+   * headers, body, responses) come from the table, and type the handler's request.
+   */
+  function route<K extends RouteKey>(
+    key: K,
+    ...args: [RouteHandler<K>] | [RouteOptions, RouteHandler<K>]
+  ): void {
+    const [{ docs, ...options }, handler] = args.length === 1 ? [{}, args[0]] : args;
+    const entry = TABLE.get(key);
+    if (!entry) {
+      throw new Error(`${key} is not in the route table of packages/contracts`);
+    }
+    built.add(key);
+    app.route<RouteGeneric<K>>({
+      ...options,
+      method: entry.method,
+      url: entry.path,
+      schema: schemaOf(entry, docs),
+      // Authenticate before the body is even parsed: no validation detail leaks to strangers.
+      onRequest: guardFor(entry),
+      handler,
+    });
+  }
+
   return {
-    /** Registers a handler for a route of the table; its privilege comes from the table. */
-    route(
-      key: TableKey,
-      options: RouteShorthandOptions,
-      handler: (request: FastifyRequest, reply: FastifyReply) => unknown,
-    ): void {
-      const route = TABLE.get(key);
-      if (!route) {
-        throw new Error(`${key} is not in the route table of packages/contracts`);
-      }
-      built.add(key);
-      app.route({
-        ...options,
-        method: route.method,
-        url: route.path,
-        // Authenticate before the body is even parsed: no validation detail leaks to strangers.
-        onRequest: guardFor(route),
-        handler,
-      });
-    },
-    /** Every route of the table not built yet answers 501 after the privilege check. */
+    route,
+    /**
+     * Every route of the table not built yet answers 501 after the privilege check, whatever
+     * its body: no schema is registered, so nothing is validated before the 501.
+     */
     registerNotBuilt(): void {
-      for (const route of API_ROUTES) {
-        if (built.has(routeKey(route))) {
+      for (const entry of API_ROUTES) {
+        if (built.has(routeKey(entry))) {
           continue;
         }
         app.route({
-          method: route.method,
-          url: route.path,
-          onRequest: guardFor(route),
+          method: entry.method,
+          url: entry.path,
+          onRequest: guardFor(entry),
           handler: async (_request, reply) =>
             reply.status(501).send(errorBody(501, NOT_BUILT_MESSAGE)),
         });

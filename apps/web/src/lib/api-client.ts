@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { API_ROUTES, fillPath, type HttpMethod } from '@loopdesk/contracts/routes.ts';
 import { HttpError, httpErrorFrom } from './http-error.ts';
 import { getAccessToken } from './auth/session-store.ts';
@@ -101,6 +102,8 @@ type ApiRoute = (typeof API_ROUTES)[number];
 /** Every `/internal` path of the route table for a method. */
 export type ApiPath<M extends HttpMethod> = Extract<ApiRoute, { method: M }>['path'];
 
+type RouteOf<M extends HttpMethod, P> = Extract<ApiRoute, { method: M; path: P }>;
+
 type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<`/${Rest}`>
   : P extends `${string}:${infer Name}`
@@ -110,32 +113,69 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 /** The `:params` a route path needs. */
 export type PathParams<P extends string> = Readonly<Record<ParamNames<P>, string>>;
 
-type ResponseOf<M extends HttpMethod, P> =
-  Extract<ApiRoute, { method: M; path: P }> extends { response: Parser<infer T> } ? T : unknown;
+/** The success statuses a response schema of the table can be keyed by. */
+type SuccessStatus = 200 | 201 | 202 | 204;
 
-type RouteCallOptions<P extends string, T> = Omit<RequestOptions<T>, 'method'> &
+/** The answer of a route: what its success response schema parses to. */
+type ResponseOf<M extends HttpMethod, P> =
+  RouteOf<M, P> extends { response: infer R }
+    ? R[Extract<keyof R, SuccessStatus>] extends Parser<infer T>
+      ? T
+      : unknown
+    : unknown;
+
+/**
+ * The body a route takes, from its schema (what it accepts before defaults): required where the
+ * route reads one, refused on a GET, free where the table says nothing yet (routes not built).
+ */
+type BodyOption<M extends HttpMethod, P> =
+  RouteOf<M, P> extends { body: infer S extends z.ZodType }
+    ? unknown extends z.input<S>
+      ? { body?: unknown }
+      : { body: z.input<S> }
+    : M extends 'GET'
+      ? { body?: undefined }
+      : { body?: unknown };
+
+type RouteCallOptions<M extends HttpMethod, P extends string, T> = Omit<
+  RequestOptions<T>,
+  'method' | 'body'
+> &
+  BodyOption<M, P> &
   ([ParamNames<P>] extends [never] ? { params?: undefined } : { params: PathParams<P> });
+
+/** The route's success response schema: each route of the table answers success one way. */
+function successSchema(route: ApiRoute | undefined): Parser<unknown> | undefined {
+  if (!route || !('response' in route)) {
+    return undefined;
+  }
+  const responses: Readonly<Partial<Record<number, Parser<unknown>>>> = route.response;
+  const status = Object.keys(responses)
+    .map(Number)
+    .find((code) => code >= 200 && code < 300);
+  return status === undefined ? undefined : responses[status];
+}
 
 /**
  * A call to a route of the contracts' table: the path is checked against the table, its `:params`
- * are required, and the answer is typed (and validated) by the route's response schema.
+ * are required, the body is typed by the route's body schema, and the answer is typed (and
+ * validated) by the route's response schema.
  */
 export function callRoute<M extends HttpMethod, P extends ApiPath<M>, T = ResponseOf<M, P>>(
   method: M,
   path: P,
   ...[options]: [ParamNames<P>] extends [never]
-    ? [options?: RouteCallOptions<P, T>]
-    : [options: RouteCallOptions<P, T>]
+    ? BodyOption<M, P> extends { body: unknown }
+      ? [options: RouteCallOptions<M, P, T>]
+      : [options?: RouteCallOptions<M, P, T>]
+    : [options: RouteCallOptions<M, P, T>]
 ): Promise<T> {
-  const { params, ...rest } = (options ?? {}) as RouteCallOptions<P, T> & {
-    params?: Readonly<Record<string, string>>;
-  };
+  const { params, ...rest }: RequestOptions<T> & { params?: Readonly<Record<string, string>> } =
+    options ?? {};
   const filled = params ? fillPath(path, params) : path;
   const route = API_ROUTES.find(
     (candidate) => candidate.method === method && candidate.path === path,
   );
-  const schema =
-    rest.schema ??
-    (route && 'response' in route ? (route.response as Parser<unknown> as Parser<T>) : undefined);
+  const schema = rest.schema ?? (successSchema(route) as Parser<T> | undefined);
   return apiRequest<T>(filled, { ...rest, method, ...(schema ? { schema } : {}) });
 }

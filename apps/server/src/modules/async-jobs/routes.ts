@@ -1,16 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  AddTaskBody,
-  AsyncTask,
-  DiscardTaskQuery,
-  KnowledgeRevisionList,
-  PipelineList,
-  PipelineParams,
-  PipelineWithStats,
-  StepParams,
-  SubmitTaskBody,
-  TaskParams,
-} from '@loopdesk/contracts/async-jobs.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
@@ -31,74 +19,48 @@ export function registerAsyncJobsRoutes(
   service: AsyncJobsService,
   revisions: KnowledgeRevisions,
 ): void {
-  api.route(
-    'GET /internal/async-jobs/pipelines',
-    { schema: { response: { 200: PipelineList } } },
-    () => ({ items: service.list() }),
+  api.route('GET /internal/async-jobs/pipelines', () => ({ items: service.list() }));
+
+  api.route('GET /internal/async-jobs/pipelines/:pipelineId', async (request) =>
+    service.withStats(request.params.pipelineId),
   );
 
-  api.route(
-    'GET /internal/async-jobs/pipelines/:pipelineId',
-    { schema: { params: PipelineParams, response: { 200: PipelineWithStats } } },
-    async (request) => service.withStats((request.params as PipelineParams).pipelineId),
-  );
+  api.route('POST /internal/async-jobs/pipelines/:pipelineId/_add_task', async (request, reply) => {
+    const task = await service.addTask(
+      request.params.pipelineId,
+      request.body,
+      userOf(request),
+      requestOrigin(request),
+    );
+    return reply.status(201).send(task);
+  });
 
-  api.route(
-    'POST /internal/async-jobs/pipelines/:pipelineId/_add_task',
-    { schema: { params: PipelineParams, body: AddTaskBody, response: { 201: AsyncTask } } },
-    async (request, reply) => {
-      const task = await service.addTask(
-        (request.params as PipelineParams).pipelineId,
-        request.body as AddTaskBody,
-        userOf(request),
-        requestOrigin(request),
-      );
-      return reply.status(201).send(task);
-    },
-  );
-
-  api.route(
-    'GET /internal/async-jobs/pipelines/:pipelineId/steps/:step/_pop',
-    { schema: { params: StepParams, response: { 200: AsyncTask } } },
-    async (request) => {
-      const { pipelineId, step } = request.params as StepParams;
-      return service.pop(pipelineId, step, userOf(request));
-    },
-  );
+  api.route('GET /internal/async-jobs/pipelines/:pipelineId/steps/:step/_pop', async (request) => {
+    const { pipelineId, step } = request.params;
+    return service.pop(pipelineId, step, userOf(request));
+  });
 
   api.route(
     'GET /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId',
-    { schema: { params: TaskParams, response: { 200: AsyncTask } } },
-    async (request) => service.get(request.params as TaskParams),
+    async (request) => service.get(request.params),
   );
 
   api.route(
     'POST /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId',
-    { schema: { params: TaskParams, body: SubmitTaskBody, response: { 200: AsyncTask } } },
     async (request) =>
-      service.submit(
-        request.params as TaskParams,
-        request.body as SubmitTaskBody,
-        userOf(request),
-        requestOrigin(request),
-      ),
+      service.submit(request.params, request.body, userOf(request), requestOrigin(request)),
   );
 
   api.route(
     'DELETE /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId',
-    { schema: { params: TaskParams, querystring: DiscardTaskQuery, response: { 200: AsyncTask } } },
     async (request) =>
       service.discard(
-        request.params as TaskParams,
-        (request.query as { reason?: string }).reason,
+        request.params,
+        request.query.reason,
         userOf(request),
         requestOrigin(request),
       ),
   );
 
-  api.route(
-    'GET /internal/async-jobs/knowledge/revisions',
-    { schema: { response: { 200: KnowledgeRevisionList } } },
-    async () => revisions.list(),
-  );
+  api.route('GET /internal/async-jobs/knowledge/revisions', async () => revisions.list());
 }

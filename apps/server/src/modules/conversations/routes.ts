@@ -1,23 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ErrorBody } from '@loopdesk/contracts/errors.ts';
 import {
   AppendMessageBody,
-  ConsumerQuery,
   ConversationIdParams,
   ConversationMessage,
   ConversationView,
   HandoverBody,
-  MessagesPage,
-  MessagesQuery,
-  PersonDetails,
-  PersonSummary,
   PutConfigurationBody,
   PutConversationBody,
   TENANT_HEADER,
   TenantConfiguration,
-  TenantHeaders,
 } from '@loopdesk/contracts/conversations.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
@@ -25,7 +18,6 @@ import { unauthorized } from '../../platform/errors.ts';
 import type { ConversationsService } from './service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-const staffSecurity = [{ staffToken: [] }];
 const apiKeySecurity = [{ apiKey: [] }];
 
 const tenantOf = (request: FastifyRequest): string | undefined => {
@@ -45,21 +37,16 @@ export function registerConversationRoutes(api: ApiRouter, service: Conversation
   api.route(
     'GET /internal/conversations/:id/messages',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary: 'A page of the transcript (order=createdOn&s=&p=) or its tail (last={id}&s=100)',
-        security: staffSecurity,
-        params: ConversationIdParams,
-        querystring: MessagesQuery,
-        headers: TenantHeaders,
-        response: { 200: MessagesPage, ...errors },
       },
     },
     async (request) => {
-      const { id } = request.params as ConversationIdParams;
+      const { id } = request.params;
       return service.messages(
         id,
-        request.query as MessagesQuery,
+        request.query,
         signedIn(request),
         tenantOf(request),
         requestOrigin(request),
@@ -70,19 +57,14 @@ export function registerConversationRoutes(api: ApiRouter, service: Conversation
   api.route(
     'GET /internal/consumers/:id',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary: 'Person summary of a patient (o=full adds tenant, email and createdOn)',
-        security: staffSecurity,
-        params: ConversationIdParams,
-        querystring: ConsumerQuery,
-        headers: TenantHeaders,
-        response: { 200: z.union([PersonDetails, PersonSummary]), ...errors },
       },
     },
     async (request) => {
-      const { id } = request.params as ConversationIdParams;
-      const { o } = request.query as ConsumerQuery;
+      const { id } = request.params;
+      const { o } = request.query;
       return service.consumer(
         id,
         o === 'full',
@@ -96,19 +78,12 @@ export function registerConversationRoutes(api: ApiRouter, service: Conversation
   api.route(
     'GET /internal/configurations/:id',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary: 'A tenant’s configuration: EMR record links and the clinic’s timezone',
-        security: staffSecurity,
-        params: ConversationIdParams,
-        headers: TenantHeaders,
-        response: { 200: TenantConfiguration, ...errors },
       },
     },
-    async (request) => {
-      const { id } = request.params as ConversationIdParams;
-      return service.configuration(id, tenantOf(request));
-    },
+    async (request) => service.configuration(request.params.id, tenantOf(request)),
   );
 }
 

@@ -1,18 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { ErrorBody } from '@loopdesk/contracts/errors.ts';
-import { ConversationIdParams, ConversationMessage } from '@loopdesk/contracts/conversations.ts';
-import {
-  DequeuedConversation,
-  QueuedConversations,
-  RespondBody,
-} from '@loopdesk/contracts/exceptions.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
 import type { ExceptionDesk } from './desk.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-const staffSecurity = [{ staffToken: [] }];
 
 const signedIn = (request: FastifyRequest) => {
   if (!request.user) {
@@ -26,11 +16,9 @@ export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk): vo
   api.route(
     'GET /internal/conversations/_queued',
     {
-      schema: {
+      docs: {
         tags: ['exceptions'],
         summary: 'The conversations you hold at the exception desk, and the one on your screen',
-        security: staffSecurity,
-        response: { 200: QueuedConversations, ...errors },
       },
     },
     async (request) => desk.queued(signedIn(request).id),
@@ -39,12 +27,10 @@ export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk): vo
   api.route(
     'GET /internal/conversations/_dequeue',
     {
-      schema: {
+      docs: {
         tags: ['exceptions'],
         summary:
           'Take the oldest waiting conversation now (your session must be on; within your capacity)',
-        security: staffSecurity,
-        response: { 200: DequeuedConversation, ...errors },
       },
     },
     async (request) => ({ item: await desk.dequeue(signedIn(request)) }),
@@ -53,19 +39,15 @@ export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk): vo
   api.route(
     'POST /internal/conversations/:id/_respond',
     {
-      schema: {
+      docs: {
         tags: ['exceptions'],
         summary: 'Send a manual reply (reply type MANUAL) in a conversation you hold',
-        security: staffSecurity,
-        params: ConversationIdParams,
-        body: RespondBody,
-        response: { 201: ConversationMessage, ...errors },
       },
     },
     async (request, reply) => {
       const user = signedIn(request);
-      const { id } = request.params as ConversationIdParams;
-      const body = RespondBody.parse(request.body);
+      const { id } = request.params;
+      const { body } = request;
       if (body.conversationId !== undefined && body.conversationId !== id) {
         throw badRequest(
           `The body names the conversation ${body.conversationId} but the path ${id}: they must be the same.`,

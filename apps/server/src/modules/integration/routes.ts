@@ -3,21 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@loopdesk/contracts/errors.ts';
 import {
-  ApiKeyIdParams,
-  ApiKeyList,
-  ApiKeyView,
-  CreateApiKeyBody,
-  CreatedApiKey,
   CreateJobBody,
   CreateJobHeaders,
-  DeliveriesQuery,
-  DeliveryList,
   EventFeed,
-  EventIdParams,
   EventsQuery,
   JobIdParams,
   JobView,
-  WebhookDeliveryView,
 } from '@loopdesk/contracts/integration.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import type { Bus } from '../../platform/bus.ts';
@@ -47,7 +38,6 @@ declare module 'fastify' {
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const apiKeySecurity = [{ apiKey: [] }];
-const staffSecurity = [{ staffToken: [] }];
 
 /**
  * The assistant's integration API (issue 6): OpenAPI at /docs, `/api/v1` guarded by API keys,
@@ -234,30 +224,17 @@ export async function registerIntegration(
 
   api.route(
     'GET /internal/integration/api-keys',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'List API keys (never their secrets)',
-        security: staffSecurity,
-        response: { 200: ApiKeyList, ...errors },
-      },
-    },
+    { docs: { tags: ['admin'], summary: 'List API keys (never their secrets)' } },
     async () => ({ apiKeys: (await apiKeys.list()).map(toApiKeyView) }),
   );
 
   api.route(
     'POST /internal/integration/api-keys',
     {
-      schema: {
-        tags: ['admin'],
-        summary: 'Create an API key: the full key is in this answer only',
-        security: staffSecurity,
-        body: CreateApiKeyBody,
-        response: { 201: CreatedApiKey, ...errors },
-      },
+      docs: { tags: ['admin'], summary: 'Create an API key: the full key is in this answer only' },
     },
     async (request, reply) => {
-      const { name } = request.body as CreateApiKeyBody;
+      const { name } = request.body;
       const { row, key } = await apiKeys.create(name, staff(request), requestOrigin(request));
       return reply.status(201).send({ ...toApiKeyView(row), key });
     },
@@ -265,17 +242,9 @@ export async function registerIntegration(
 
   api.route(
     'DELETE /internal/integration/api-keys/:id',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Revoke an API key (at once, on every node)',
-        security: staffSecurity,
-        params: ApiKeyIdParams,
-        response: { 200: ApiKeyView, ...errors },
-      },
-    },
+    { docs: { tags: ['admin'], summary: 'Revoke an API key (at once, on every node)' } },
     async (request) => {
-      const { id } = request.params as ApiKeyIdParams;
+      const { id } = request.params;
       return toApiKeyView(await apiKeys.revoke(id, staff(request), requestOrigin(request)));
     },
   );
@@ -283,16 +252,13 @@ export async function registerIntegration(
   api.route(
     'GET /internal/integration/webhook-deliveries',
     {
-      schema: {
+      docs: {
         tags: ['admin'],
         summary: 'Webhook deliveries, newest first (?state=dead for the dead ones)',
-        security: staffSecurity,
-        querystring: DeliveriesQuery,
-        response: { 200: DeliveryList, ...errors },
       },
     },
     async (request) => {
-      const { state, limit } = request.query as DeliveriesQuery;
+      const { state, limit } = request.query;
       return { deliveries: (await outbox.listDeliveries(state, limit)).map(toDeliveryView) };
     },
   );
@@ -300,16 +266,13 @@ export async function registerIntegration(
   api.route(
     'POST /internal/integration/webhook-deliveries/:eventId/_redeliver',
     {
-      schema: {
+      docs: {
         tags: ['admin'],
         summary: 'Deliver a dead or delivered event again, with the same webhook-id',
-        security: staffSecurity,
-        params: EventIdParams,
-        response: { 200: WebhookDeliveryView, ...errors },
       },
     },
     async (request) => {
-      const { eventId } = request.params as EventIdParams;
+      const { eventId } = request.params;
       const row = await db.transaction().execute(async (trx) => {
         const before = await outbox.findDelivery(eventId, trx);
         // This node records deliveries only when it has a webhook (openDatabase, migration 015).

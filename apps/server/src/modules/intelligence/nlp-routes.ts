@@ -5,18 +5,7 @@ import {
   toAutomatedRecognition,
   toRecognitionState,
 } from '@loopdesk/clinical/nlp/evaluate.ts';
-import {
-  AutomatedRecognitionResult,
-  EntitiesQuery,
-  EntityExtractionResult,
-  NLP_CONTENT_TYPE,
-  NLP_MEDIA_TYPE,
-  NLP_VERSION,
-  NlpTextBody,
-  NormaliseBody,
-  NormaliseResponse,
-} from '@loopdesk/contracts/intelligence.ts';
-import type { z } from 'zod';
+import { NLP_CONTENT_TYPE, NLP_MEDIA_TYPE, NLP_VERSION } from '@loopdesk/contracts/intelligence.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
@@ -109,15 +98,10 @@ export function registerNlpRoutes(
     'POST /internal/nlp/entities',
     {
       preValidation: checkAccept,
-      schema: {
-        querystring: EntitiesQuery,
-        body: NlpTextBody,
-        response: { 200: AutomatedRecognitionResult },
-      },
     },
     async (request, reply) => {
-      const { text } = request.body as NlpTextBody;
-      const { resolve } = request.query as z.infer<typeof EntitiesQuery>;
+      const { text } = request.body;
+      const { resolve } = request.query;
       checkLength(text.length);
       const result = toAutomatedRecognition(evaluateText(text, recogniser), recogniser);
       versioned(reply);
@@ -129,10 +113,9 @@ export function registerNlpRoutes(
     'POST /internal/nlp/normalise',
     {
       preValidation: checkAccept,
-      schema: { body: NormaliseBody, response: { 200: NormaliseResponse } },
     },
     async (request, reply) => {
-      const body = request.body as NormaliseBody;
+      const { body } = request;
       if (body.entities === undefined) {
         const text = (body.text ?? '').trim();
         if (text === '') {
@@ -187,10 +170,9 @@ export function registerNlpRoutes(
     'POST /internal/nlp/evaluate',
     {
       preValidation: checkAccept,
-      schema: { body: NlpTextBody, response: { 200: EntityExtractionResult } },
     },
     async (request, reply) => {
-      const { text } = request.body as NlpTextBody;
+      const { text } = request.body;
       checkLength(text.length);
       const result = evaluateText(text, recogniser);
       versioned(reply);

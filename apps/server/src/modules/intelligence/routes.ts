@@ -11,33 +11,12 @@ import { differentialAcuity } from '@loopdesk/clinical/inference/acuity.ts';
 import { SEMANTIC_TYPES } from '@loopdesk/clinical/nlp/evaluate.ts';
 import {
   CONCEPT_CLASSES,
-  ClassItems,
-  ClassesQuery,
-  ConceptQuery,
-  ConceptQueryResponse,
-  ConceptSearchBody,
-  ConceptSearchResponse,
-  DiagnosisPrediction,
-  DifferentialBody,
-  InferenceRecordList,
   MODEL_NAMES,
-  MetadataQuery,
-  ModelItems,
-  ModelParams,
-  OntologyCount,
-  OntologyPage,
-  OntologyPageQuery,
-  RelationshipList,
-  Subgraph,
-  SubgraphParams,
-  SubgraphQuery,
   TYPEAHEAD_MIN_CHARS,
-  TypeaheadQuery,
-  TypeaheadResponse,
   VERTEX_CLASSES,
+  type DiagnosisPrediction,
   type InferenceRecord,
 } from '@loopdesk/contracts/intelligence.ts';
-import type { z } from 'zod';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
@@ -97,221 +76,172 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
   const { kb, index, differential, byId } = knowledge;
   const concepts = kb.items.concepts;
 
-  api.route(
-    'GET /internal/utilities/typeahead',
-    { schema: { querystring: TypeaheadQuery, response: { 200: TypeaheadResponse } } },
-    (request) => {
-      const { t, type } = request.query as z.infer<typeof TypeaheadQuery>;
-      const text = t.trim();
-      if (text.length < TYPEAHEAD_MIN_CHARS) {
-        throw badRequest(
-          `Type at least ${TYPEAHEAD_MIN_CHARS} characters to search (got ${text.length}).`,
-          [{ path: 'querystring.t', message: `needs at least ${TYPEAHEAD_MIN_CHARS} characters` }],
-        );
-      }
-      const results = index.search(text, type === 'trained' ? { classes: TRAINED_CLASSES } : {});
-      return {
-        results: results.map((r) => ({
-          name: r.matched,
-          canonicalName: r.canonicalName,
-          conceptId: r.conceptId,
-          index: r.index,
-          relevance: r.score,
-          types: [SEMANTIC_TYPES[r.class]],
-          sources: byId.get(r.conceptId)?.codes ?? [],
-        })),
-      };
-    },
-  );
-
-  api.route(
-    'POST /internal/intelligence/ontology/concepts/_search',
-    { schema: { body: ConceptSearchBody, response: { 200: ConceptSearchResponse } } },
-    (request) => {
-      const { query, dataType, limit } = request.body as z.infer<typeof ConceptSearchBody>;
-      const results = index.search(query, {
-        limit,
-        ...(dataType.length > 0 ? { classes: expandClasses(dataType) } : {}),
-      });
-      return {
-        results: results.map((r) => ({
-          canonicalName: r.canonicalName,
-          conceptId: r.conceptId,
-          index: r.index,
-          class: r.class,
-          score: r.score,
-        })),
-      };
-    },
-  );
-
-  api.route(
-    'GET /internal/async-jobs/data/concept/_query',
-    { schema: { querystring: ConceptQuery, response: { 200: ConceptQueryResponse } } },
-    (request) => {
-      const { q } = request.query as z.infer<typeof ConceptQuery>;
-      return {
-        results: index.search(q).map((r) => ({
-          conceptId: r.conceptId,
-          canonicalName: r.canonicalName,
-          aliases: r.index,
-        })),
-      };
-    },
-  );
-
-  api.route(
-    'GET /internal/intelligence/ontology/concepts/_classes',
-    { schema: { querystring: ClassesQuery, response: { 200: ClassItems } } },
-    (request) => {
-      const { classType } = request.query as z.infer<typeof ClassesQuery>;
-      if (classType === undefined || !isConceptClass(classType)) {
-        throw badRequest(
-          `${classType === undefined ? 'classType is required' : `Unknown classType '${classType}'`}: use one of ${quoted(CONCEPT_CLASSES)}.`,
-          [
-            {
-              path: 'querystring.classType',
-              message: `must be one of ${CONCEPT_CLASSES.join(', ')}`,
-            },
-          ],
-        );
-      }
-      const wanted = new Set(expandClasses([classType]));
-      return {
-        items: concepts
-          .filter((c) => wanted.has(c.class))
-          .sort(byName)
-          .map((c) => ({ id: c.id, display: c.canonicalName })),
-      };
-    },
-  );
-
-  api.route(
-    'GET /internal/intelligence/ontology/models/relationships',
-    { schema: { querystring: MetadataQuery, response: { 200: RelationshipList } } },
-    (request) => {
-      const { metadata } = request.query as z.infer<typeof MetadataQuery>;
-      return { items: listRelationships(kb.items, metadata) };
-    },
-  );
-
-  api.route(
-    'GET /internal/intelligence/ontology/models/:modelName',
-    { schema: { params: ModelParams, response: { 200: ModelItems } } },
-    (request) => {
-      const { modelName } = request.params as z.infer<typeof ModelParams>;
-      if (!isModelName(modelName)) {
-        throw notFound(
-          `No model '${modelName}': the models are ${quoted([...MODEL_NAMES, 'relationships'])}.`,
-        );
-      }
-      return { items: listModel(kb.items, modelName) };
-    },
-  );
-
-  api.route(
-    'GET /internal/intelligence/ontology/models/:model/:id/_subgraph',
-    {
-      schema: {
-        params: SubgraphParams,
-        querystring: SubgraphQuery,
-        response: { 200: Subgraph },
-      },
-    },
-    (request) => {
-      const { model, id } = request.params as z.infer<typeof SubgraphParams>;
-      const { classExtensions } = request.query as z.infer<typeof SubgraphQuery>;
-      if (model !== 'conditions') {
-        throw notFound(
-          isModelName(model)
-            ? `Subgraphs are drawn around conditions: use models/conditions/{id}/_subgraph.`
-            : `No model '${model}': subgraphs are drawn around conditions (models/conditions/{id}/_subgraph).`,
-        );
-      }
-      const unknown = classExtensions.filter(
-        (c) => !(VERTEX_CLASSES as readonly string[]).includes(c),
+  api.route('GET /internal/utilities/typeahead', (request) => {
+    const { t, type } = request.query;
+    const text = t.trim();
+    if (text.length < TYPEAHEAD_MIN_CHARS) {
+      throw badRequest(
+        `Type at least ${TYPEAHEAD_MIN_CHARS} characters to search (got ${text.length}).`,
+        [{ path: 'querystring.t', message: `needs at least ${TYPEAHEAD_MIN_CHARS} characters` }],
       );
-      if (unknown.length > 0) {
-        throw badRequest(
-          `Unknown classExtensions ${quoted(unknown)}: use the vertex classes ${quoted(VERTEX_CLASSES)}.`,
-          [
-            {
-              path: 'querystring.classExtensions',
-              message: `must be among ${VERTEX_CLASSES.join(', ')}`,
-            },
-          ],
-        );
-      }
-      const graph = conditionSubgraph(
-        kb.items,
-        id,
-        classExtensions.length > 0 ? classExtensions : undefined,
+    }
+    const results = index.search(text, type === 'trained' ? { classes: TRAINED_CLASSES } : {});
+    return {
+      results: results.map((r) => ({
+        name: r.matched,
+        canonicalName: r.canonicalName,
+        conceptId: r.conceptId,
+        index: r.index,
+        relevance: r.score,
+        types: [SEMANTIC_TYPES[r.class]],
+        sources: byId.get(r.conceptId)?.codes ?? [],
+      })),
+    };
+  });
+
+  api.route('POST /internal/intelligence/ontology/concepts/_search', (request) => {
+    const { query, dataType, limit } = request.body;
+    const results = index.search(query, {
+      limit,
+      ...(dataType.length > 0 ? { classes: expandClasses(dataType) } : {}),
+    });
+    return {
+      results: results.map((r) => ({
+        canonicalName: r.canonicalName,
+        conceptId: r.conceptId,
+        index: r.index,
+        class: r.class,
+        score: r.score,
+      })),
+    };
+  });
+
+  api.route('GET /internal/async-jobs/data/concept/_query', (request) => {
+    const { q } = request.query;
+    return {
+      results: index.search(q).map((r) => ({
+        conceptId: r.conceptId,
+        canonicalName: r.canonicalName,
+        aliases: r.index,
+      })),
+    };
+  });
+
+  api.route('GET /internal/intelligence/ontology/concepts/_classes', (request) => {
+    const { classType } = request.query;
+    if (classType === undefined || !isConceptClass(classType)) {
+      throw badRequest(
+        `${classType === undefined ? 'classType is required' : `Unknown classType '${classType}'`}: use one of ${quoted(CONCEPT_CLASSES)}.`,
+        [
+          {
+            path: 'querystring.classType',
+            message: `must be one of ${CONCEPT_CLASSES.join(', ')}`,
+          },
+        ],
       );
-      if (!graph) {
-        const concept = byId.get(id);
-        throw notFound(
-          concept
-            ? `'${id}' is ${withArticle(vertexClassOf(concept.class))}, not a condition: subgraphs are drawn around conditions.`
-            : `No condition with the id '${id}'. The condition model lists them.`,
-        );
-      }
-      return graph;
-    },
-  );
+    }
+    const wanted = new Set(expandClasses([classType]));
+    return {
+      items: concepts
+        .filter((c) => wanted.has(c.class))
+        .sort(byName)
+        .map((c) => ({ id: c.id, display: c.canonicalName })),
+    };
+  });
 
-  api.route(
-    'GET /internal/intelligence/clinical_inference/ontology/_count',
-    { schema: { response: { 200: OntologyCount } } },
-    () => ({ count: concepts.length }),
-  );
+  api.route('GET /internal/intelligence/ontology/models/relationships', (request) => {
+    const { metadata } = request.query;
+    return { items: listRelationships(kb.items, metadata) };
+  });
 
-  api.route(
-    'GET /internal/intelligence/clinical_inference/ontology',
-    { schema: { querystring: OntologyPageQuery, response: { 200: OntologyPage } } },
-    (request) => {
-      const { p, s } = request.query as z.infer<typeof OntologyPageQuery>;
-      return {
-        items: concepts.slice(p * s, (p + 1) * s).map((c) => ({
-          c: c.id,
-          display: c.canonicalName,
-          class: c.class,
-          ...(c.cui === undefined ? {} : { cui: c.cui }),
-          aliases: c.aliases,
-          codes: c.codes,
-        })),
-        page: p,
-        size: s,
-        total: concepts.length,
-      };
-    },
-  );
+  api.route('GET /internal/intelligence/ontology/models/:modelName', (request) => {
+    const { modelName } = request.params;
+    if (!isModelName(modelName)) {
+      throw notFound(
+        `No model '${modelName}': the models are ${quoted([...MODEL_NAMES, 'relationships'])}.`,
+      );
+    }
+    return { items: listModel(kb.items, modelName) };
+  });
 
-  api.route(
-    'GET /internal/intelligence/clinical_inference/conditions',
-    { schema: { querystring: MetadataQuery, response: { 200: InferenceRecordList } } },
-    (request) => {
-      const { metadata } = request.query as z.infer<typeof MetadataQuery>;
-      // Per request: approved async-pipeline work revises the KB in place (knowledge.ts).
-      const conditions = concepts.filter((c) => c.class === 'condition').sort(byName);
-      return { items: conditions.map((c) => record(c, metadata)) };
-    },
-  );
+  api.route('GET /internal/intelligence/ontology/models/:model/:id/_subgraph', (request) => {
+    const { model, id } = request.params;
+    const { classExtensions } = request.query;
+    if (model !== 'conditions') {
+      throw notFound(
+        isModelName(model)
+          ? `Subgraphs are drawn around conditions: use models/conditions/{id}/_subgraph.`
+          : `No model '${model}': subgraphs are drawn around conditions (models/conditions/{id}/_subgraph).`,
+      );
+    }
+    const unknown = classExtensions.filter(
+      (c) => !(VERTEX_CLASSES as readonly string[]).includes(c),
+    );
+    if (unknown.length > 0) {
+      throw badRequest(
+        `Unknown classExtensions ${quoted(unknown)}: use the vertex classes ${quoted(VERTEX_CLASSES)}.`,
+        [
+          {
+            path: 'querystring.classExtensions',
+            message: `must be among ${VERTEX_CLASSES.join(', ')}`,
+          },
+        ],
+      );
+    }
+    const graph = conditionSubgraph(
+      kb.items,
+      id,
+      classExtensions.length > 0 ? classExtensions : undefined,
+    );
+    if (!graph) {
+      const concept = byId.get(id);
+      throw notFound(
+        concept
+          ? `'${id}' is ${withArticle(vertexClassOf(concept.class))}, not a condition: subgraphs are drawn around conditions.`
+          : `No condition with the id '${id}'. The condition model lists them.`,
+      );
+    }
+    return graph;
+  });
 
-  api.route(
-    'GET /internal/intelligence/clinical_inference/observations',
-    { schema: { querystring: MetadataQuery, response: { 200: InferenceRecordList } } },
-    (request) => {
-      const { metadata } = request.query as z.infer<typeof MetadataQuery>;
-      // The differential model's observations are already sorted by canonical name.
-      return { items: differential.observations.map((c) => record(c, metadata)) };
-    },
-  );
+  api.route('GET /internal/intelligence/clinical_inference/ontology/_count', () => ({
+    count: concepts.length,
+  }));
+
+  api.route('GET /internal/intelligence/clinical_inference/ontology', (request) => {
+    const { p, s } = request.query;
+    return {
+      items: concepts.slice(p * s, (p + 1) * s).map((c) => ({
+        c: c.id,
+        display: c.canonicalName,
+        class: c.class,
+        ...(c.cui === undefined ? {} : { cui: c.cui }),
+        aliases: c.aliases,
+        codes: c.codes,
+      })),
+      page: p,
+      size: s,
+      total: concepts.length,
+    };
+  });
+
+  api.route('GET /internal/intelligence/clinical_inference/conditions', (request) => {
+    const { metadata } = request.query;
+    // Per request: approved async-pipeline work revises the KB in place (knowledge.ts).
+    const conditions = concepts.filter((c) => c.class === 'condition').sort(byName);
+    return { items: conditions.map((c) => record(c, metadata)) };
+  });
+
+  api.route('GET /internal/intelligence/clinical_inference/observations', (request) => {
+    const { metadata } = request.query;
+    // The differential model's observations are already sorted by canonical name.
+    return { items: differential.observations.map((c) => record(c, metadata)) };
+  });
 
   api.route(
     'POST /internal/intelligence/clinical_inference/differential_diagnosis',
-    { schema: { body: DifferentialBody, response: { 200: DiagnosisPrediction } } },
-    (request) => {
-      const { observations } = request.body as z.infer<typeof DifferentialBody>;
+    (request): DiagnosisPrediction => {
+      const { observations } = request.body;
       const prediction = differential.diagnose(observations);
       const acuity = differentialAcuity(prediction.inference);
       return {

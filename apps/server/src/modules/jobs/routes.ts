@@ -1,16 +1,9 @@
-import type { FastifyRequest } from 'fastify';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { ApiRouter, RouteRequest } from '../../platform/api-routes.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import {
-  DeadJobOutcome,
-  DeadJobs,
-  JobIdParams,
-  QueueSize,
-  type QueueName,
-} from '@loopdesk/contracts/jobs.ts';
+import type { DeadJobOutcome, QueueName } from '@loopdesk/contracts/jobs.ts';
 import { createJobsRepository, type JobRow } from './repository.ts';
 import { createExceptionsRepository } from '../exceptions/repository.ts';
 import { recordJobEvent } from '../integration/outbox.ts';
@@ -47,21 +40,20 @@ export function registerQueueRoutes(api: ApiRouter, db: Database, bus: Bus): voi
     fresh.catch(() => cache.delete(queue));
     return fresh;
   };
-  const schema = { response: { 200: QueueSize } };
-  api.route('GET /internal/queues/federated/_size', { schema }, async () => ({
+  api.route('GET /internal/queues/federated/_size', async () => ({
     size: await size('federated'),
   }));
-  api.route('GET /internal/queues/exceptions/_size', { schema }, async () => ({
+  api.route('GET /internal/queues/exceptions/_size', async () => ({
     size: await size('exceptions'),
   }));
-  api.route('GET /internal/queues/hpi-summarisation/_size', { schema }, async () => ({
+  api.route('GET /internal/queues/hpi-summarisation/_size', async () => ({
     size: await size('hpi-summarisation'),
   }));
-  api.route('GET /internal/queues/exceptions-restricted/_size', { schema }, async () => ({
+  api.route('GET /internal/queues/exceptions-restricted/_size', async () => ({
     size: await size('exceptions-restricted'),
   }));
 
-  api.route('GET /internal/jobs/_dead', { schema: { response: { 200: DeadJobs } } }, async () => ({
+  api.route('GET /internal/jobs/_dead', async () => ({
     // A dead job was last changed when it died.
     items: (await jobs.listDead(500)).map((job) => ({
       ...deadJobView(job),
@@ -79,8 +71,11 @@ export function registerQueueRoutes(api: ApiRouter, db: Database, bus: Bus): voi
    * Acts on one dead job in a transaction with its outbox event (the assistant hears of it) and
    * its audit entry; 404 for an unknown job, 409 naming the state of one that is not dead.
    */
-  const actOnDead = (request: FastifyRequest, action: 'requeue' | 'discard'): Promise<JobRow> => {
-    const { id } = request.params as JobIdParams;
+  const actOnDead = (
+    request: RouteRequest<'POST /internal/jobs/:id/_requeue' | 'POST /internal/jobs/:id/_discard'>,
+    action: 'requeue' | 'discard',
+  ): Promise<JobRow> => {
+    const { id } = request.params;
     return db.transaction().execute(async (trx) => {
       const changed =
         action === 'requeue' ? await jobs.requeueDead(id, trx) : await jobs.discardDead(id, trx);
@@ -124,14 +119,13 @@ export function registerQueueRoutes(api: ApiRouter, db: Database, bus: Bus): voi
     });
   };
 
-  const deadJobAction = { schema: { params: JobIdParams, response: { 200: DeadJobOutcome } } };
-  api.route('POST /internal/jobs/:id/_requeue', deadJobAction, async (request) => {
+  api.route('POST /internal/jobs/:id/_requeue', async (request) => {
     const job = await actOnDead(request, 'requeue');
     // Waiting technicians on every node take it at once.
     await bus.publish('jobs.available', { queues: [job.queue] });
     return outcome(job);
   });
-  api.route('POST /internal/jobs/:id/_discard', deadJobAction, async (request) =>
+  api.route('POST /internal/jobs/:id/_discard', async (request) =>
     outcome(await actOnDead(request, 'discard')),
   );
 }

@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
-import { z } from 'zod';
 import {
-  CloudEvent,
   DUPLICATE_SESSION_CLOSE_CODE,
   DUPLICATE_SESSION_MESSAGE,
-  SessionActionResult,
-  SessionCount,
-  SessionSummary,
+  type SessionActionResult,
   type SessionSource,
 } from '@loopdesk/contracts/realtime.ts';
-import { UserKeyParams } from '@loopdesk/contracts/users.ts';
 import type { Privilege } from '@loopdesk/contracts/privileges.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { ApiRouter, RouteRequest } from '../../platform/api-routes.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { authorize, verifyAccessToken } from '../../platform/auth/guard.ts';
 import type { SessionStore } from '../../platform/auth/sessions.ts';
@@ -90,31 +85,27 @@ export function registerSessionRoutes(
 ): void {
   const users = createUsersRepository(deps.db);
 
-  api.route(
-    'GET /internal/sessions/_summary',
-    { schema: { response: { 200: SessionSummary } } },
-    async () => ({
-      items: (await deps.sessionsRepo.summary()).map((row) => ({
-        technicianId: row.user_id,
-        state: row.state,
-        source: row.source,
-        name: row.name,
-        connected: row.connected,
-      })),
-    }),
-  );
+  api.route('GET /internal/sessions/_summary', async () => ({
+    items: (await deps.sessionsRepo.summary()).map((row) => ({
+      technicianId: row.user_id,
+      state: row.state,
+      source: row.source,
+      name: row.name,
+      connected: row.connected,
+    })),
+  }));
 
-  api.route(
-    'GET /internal/sessions/_count',
-    { schema: { response: { 200: SessionCount } } },
-    async () => {
-      return deps.sessionsRepo.countTechnicians();
-    },
-  );
+  api.route('GET /internal/sessions/_count', async () => deps.sessionsRepo.countTechnicians());
 
   const act =
-    (remove: boolean) => async (request: Parameters<Parameters<ApiRouter['route']>[2]>[0]) => {
-      const { userId } = request.params as UserKeyParams;
+    (remove: boolean) =>
+    async (
+      request: RouteRequest<
+        | 'GET /internal/users/:userId/sessions/_close'
+        | 'GET /internal/users/:userId/sessions/_remove'
+      >,
+    ): Promise<SessionActionResult> => {
+      const { userId } = request.params;
       const key = decodeUserKey(userId);
       const user = /^[0-9a-f-]{36}$/i.test(key)
         ? await users.findById(key)
@@ -141,29 +132,24 @@ export function registerSessionRoutes(
       );
       return { technicianId: user.id, action: remove ? 'removed' : 'closed' };
     };
-  const actionSchema = { params: UserKeyParams, response: { 200: SessionActionResult } };
-  api.route('GET /internal/users/:userId/sessions/_close', { schema: actionSchema }, act(false));
-  api.route('GET /internal/users/:userId/sessions/_remove', { schema: actionSchema }, act(true));
+  api.route('GET /internal/users/:userId/sessions/_close', act(false));
+  api.route('GET /internal/users/:userId/sessions/_remove', act(true));
 
-  api.route(
-    'POST /internal/users/me/_events',
-    { schema: { body: CloudEvent, response: { 202: z.object({ accepted: z.literal(true) }) } } },
-    async (request, reply) => {
-      const event = request.body as CloudEvent;
-      if (event.type !== 'dh.portal.hitl.event') {
-        throw badRequest('Only dh.portal.hitl.event is accepted here.', [
-          { path: 'body.type', message: 'must be dh.portal.hitl.event' },
-        ]);
-      }
-      if (!request.user) {
-        throw unauthorized('Sign in first.');
-      }
-      if (!(await deps.hub.submitFromHttp(request.user.id, event))) {
-        throw conflict(
-          'This event is for a job you do not hold on an open socket: it changed nothing.',
-        );
-      }
-      return reply.status(202).send({ accepted: true });
-    },
-  );
+  api.route('POST /internal/users/me/_events', async (request, reply) => {
+    const event = request.body;
+    if (event.type !== 'dh.portal.hitl.event') {
+      throw badRequest('Only dh.portal.hitl.event is accepted here.', [
+        { path: 'body.type', message: 'must be dh.portal.hitl.event' },
+      ]);
+    }
+    if (!request.user) {
+      throw unauthorized('Sign in first.');
+    }
+    if (!(await deps.hub.submitFromHttp(request.user.id, event))) {
+      throw conflict(
+        'This event is for a job you do not hold on an open socket: it changed nothing.',
+      );
+    }
+    return reply.status(202).send({ accepted: true });
+  });
 }

@@ -2,12 +2,6 @@ import type { ApiRouter } from '../../platform/api-routes.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
-import {
-  ManagedUser,
-  Me,
-  UpdatePermissionsBody,
-  UserKeyParams,
-} from '@loopdesk/contracts/users.ts';
 import { createUsersRepository, toManagedUser, toMe } from './repository.ts';
 import { createUsersService } from './service.ts';
 
@@ -16,7 +10,7 @@ export function registerUsersRoutes(api: ApiRouter, db: Database): void {
   const users = createUsersRepository(db);
   const service = createUsersService(db);
 
-  api.route('GET /internal/users/me', { schema: { response: { 200: Me } } }, async (request) => {
+  api.route('GET /internal/users/me', async (request) => {
     const row = request.user ? await users.findById(request.user.id) : undefined;
     if (!row) {
       throw unauthorized('The account behind this access token no longer exists.');
@@ -24,38 +18,18 @@ export function registerUsersRoutes(api: ApiRouter, db: Database): void {
     return toMe(row);
   });
 
-  api.route(
-    'GET /internal/users/:userId',
-    { schema: { params: UserKeyParams, response: { 200: ManagedUser } } },
-    async (request) => {
-      const { userId } = request.params as UserKeyParams;
-      return toManagedUser(await service.find(userId));
-    },
+  api.route('GET /internal/users/:userId', async (request) =>
+    toManagedUser(await service.find(request.params.userId)),
   );
 
-  api.route(
-    'PATCH /internal/users/:userId',
-    {
-      schema: {
-        params: UserKeyParams,
-        body: UpdatePermissionsBody,
-        response: { 200: ManagedUser },
-      },
-    },
-    async (request) => {
-      const { userId } = request.params as UserKeyParams;
-      const body = request.body as UpdatePermissionsBody;
-      if (!request.user) {
-        throw unauthorized('Sign in first.');
-      }
-      return toManagedUser(
-        await service.setRoles(
-          userId,
-          body.permissions.roles,
-          request.user,
-          requestOrigin(request),
-        ),
-      );
-    },
-  );
+  api.route('PATCH /internal/users/:userId', async (request) => {
+    const { userId } = request.params;
+    const { body } = request;
+    if (!request.user) {
+      throw unauthorized('Sign in first.');
+    }
+    return toManagedUser(
+      await service.setRoles(userId, body.permissions.roles, request.user, requestOrigin(request)),
+    );
+  });
 }

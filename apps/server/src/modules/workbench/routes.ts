@@ -1,20 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ErrorBody } from '@loopdesk/contracts/errors.ts';
 import {
-  AnsweredEvent,
   AnsweredRequestView,
   AnswerRequestBody,
-  ConversationMemory,
   MESSAGE_OPERATION_BODIES,
-  MessageOperation,
+  QUINN_ERROR_RESPONSES,
   RequestIdParams,
   RequestList,
   RequestsQuery,
   TENANT_HEADER,
 } from '@loopdesk/contracts/quinn.ts';
-import { IntentContextMenu } from '@loopdesk/contracts/workbench-payloads.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
@@ -23,37 +18,8 @@ import { createApiKeysService, type RequestApiKey } from '../integration/api-key
 import { toRequestView } from './repository.ts';
 import type { QuinnService } from './service.ts';
 
-const errors = {
-  400: ErrorBody,
-  401: ErrorBody,
-  403: ErrorBody,
-  404: ErrorBody,
-  409: ErrorBody,
-  502: ErrorBody,
-  504: ErrorBody,
-};
+const errors = QUINN_ERROR_RESPONSES;
 const apiKeySecurity = [{ apiKey: [] }];
-
-const tenantValue = z
-  .string()
-  .trim()
-  .min(1, 'must name the tenant of the job (its tenant field)')
-  .max(200, 'must be at most 200 characters');
-const TenantHeaders = z.object({ [TENANT_HEADER]: tenantValue });
-const OptionalTenantHeaders = z.object({ [TENANT_HEADER]: tenantValue.optional() });
-const TenantQuery = z.object({ tenant: tenantValue.optional() });
-
-const IntentParams = z.object({
-  intent: z
-    .string()
-    .trim()
-    .min(1, 'must name an intent')
-    .max(200, 'must be at most 200 characters'),
-});
-const ConversationParams = z.object({
-  id: z.string().trim().min(1, 'must be a conversation id').max(200),
-});
-const OperationParams = z.object({ operation: MessageOperation });
 
 const userOf = (request: FastifyRequest) => request.user?.id ?? null;
 
@@ -68,88 +34,56 @@ export async function registerQuinnRoutes(
   const { api, db, service } = deps;
 
   // ------------------------------------------------------------------------- portal side
-  api.route(
-    'GET /internal/quinn/intents/:intent/_context_menu',
-    {
-      schema: {
-        params: IntentParams,
-        headers: TenantHeaders,
-        response: { 200: IntentContextMenu, ...errors },
-      },
-    },
-    async (request) => {
-      const { intent } = request.params as z.infer<typeof IntentParams>;
-      const tenant = (request.headers as Record<string, string>)[TENANT_HEADER] ?? '';
-      return service.ask({
-        kind: 'intent.context_menu',
-        tenant,
-        body: { intent },
-        cacheKey: intent,
-        requestedBy: userOf(request),
-      });
-    },
-  );
+  api.route('GET /internal/quinn/intents/:intent/_context_menu', async (request) => {
+    const { intent } = request.params;
+    const tenant = request.headers[TENANT_HEADER];
+    return service.ask({
+      kind: 'intent.context_menu',
+      tenant,
+      body: { intent },
+      cacheKey: intent,
+      requestedBy: userOf(request),
+    });
+  });
 
-  api.route(
-    'POST /internal/quinn/conversations/:id/_memory',
-    {
-      schema: {
-        params: ConversationParams,
-        headers: TenantHeaders,
-        response: { 200: ConversationMemory, ...errors },
-      },
-    },
-    async (request) => {
-      const { id } = request.params as z.infer<typeof ConversationParams>;
-      const tenant = (request.headers as Record<string, string>)[TENANT_HEADER] ?? '';
-      return service.ask({
-        kind: 'conversation.memory',
-        tenant,
-        body: { conversationId: id },
-        requestedBy: userOf(request),
-      });
-    },
-  );
+  api.route('POST /internal/quinn/conversations/:id/_memory', async (request) => {
+    const { id } = request.params;
+    const tenant = request.headers[TENANT_HEADER];
+    return service.ask({
+      kind: 'conversation.memory',
+      tenant,
+      body: { conversationId: id },
+      requestedBy: userOf(request),
+    });
+  });
 
-  api.route(
-    'POST /internal/quinn/messages/:operation',
-    {
-      schema: {
-        params: OperationParams,
-        headers: OptionalTenantHeaders,
-        querystring: TenantQuery,
-        response: { 200: AnsweredEvent, ...errors },
-      },
-    },
-    async (request) => {
-      const { operation } = request.params as z.infer<typeof OperationParams>;
-      const headers = request.headers as Record<string, string | undefined>;
-      const tenant = headers[TENANT_HEADER] ?? (request.query as { tenant?: string }).tenant;
-      if (!tenant) {
-        throw badRequest(
-          `Name the tenant of the job: send the ${TENANT_HEADER} header or the tenant query parameter.`,
-          [{ path: `headers.${TENANT_HEADER}`, message: 'is required' }],
-        );
-      }
-      const parsed = MESSAGE_OPERATION_BODIES[operation].safeParse(request.body ?? {});
-      if (!parsed.success) {
-        const details = parsed.error.issues.map((issue) => ({
-          path: ['body', ...issue.path.map(String)].join('.'),
-          message: issue.message,
-        }));
-        throw badRequest(
-          `Invalid body of message.${operation}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,
-          details,
-        );
-      }
-      return service.ask({
-        kind: `message.${operation}`,
-        tenant: tenant.trim(),
-        body: parsed.data,
-        requestedBy: userOf(request),
-      });
-    },
-  );
+  api.route('POST /internal/quinn/messages/:operation', async (request) => {
+    const { operation } = request.params;
+    const tenant = request.headers[TENANT_HEADER] ?? request.query.tenant;
+    if (!tenant) {
+      throw badRequest(
+        `Name the tenant of the job: send the ${TENANT_HEADER} header or the tenant query parameter.`,
+        [{ path: `headers.${TENANT_HEADER}`, message: 'is required' }],
+      );
+    }
+    const parsed = MESSAGE_OPERATION_BODIES[operation].safeParse(request.body ?? {});
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((issue) => ({
+        path: ['body', ...issue.path.map(String)].join('.'),
+        message: issue.message,
+      }));
+      throw badRequest(
+        `Invalid body of message.${operation}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`,
+        details,
+      );
+    }
+    return service.ask({
+      kind: `message.${operation}`,
+      tenant: tenant.trim(),
+      body: parsed.data,
+      requestedBy: userOf(request),
+    });
+  });
 
   // ---------------------------------------------------------------- assistant side (/api/v1)
   const apiKeys = createApiKeysService(db);

@@ -1,5 +1,5 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { DiagnosisPrediction, type DifferentialBody } from '@loopdesk/contracts/intelligence.ts';
+import { DiagnosisPrediction } from '@loopdesk/contracts/intelligence.ts';
 import { callRoute } from '../../../lib/api-client.ts';
 
 /** One observation sent to the differential: a name and, optionally, a weight (server default 1). */
@@ -15,7 +15,7 @@ export interface DifferentialObservation {
 export function predictDifferential(
   observations: readonly DifferentialObservation[],
 ): Promise<DiagnosisPrediction> {
-  const body: { observations: Partial<DifferentialBody['observations'][number]>[] } = {
+  const body = {
     observations: observations.map((item) =>
       item.weight === undefined
         ? { observation: item.observation }

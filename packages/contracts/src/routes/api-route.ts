@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Access, Privilege } from '../privileges.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Which issue builds a route: until then the server answers 501 after the privilege check. */
+export type Area =
+  | 'users'
+  | 'realtime'
+  | 'jobs'
+  | 'exceptions'
+  | 'summaries'
+  | 'data-preparation'
+  | 'authoring'
+  | 'async-jobs'
+  | 'intelligence'
+  | 'nlp'
+  | 'conversations'
+  | 'messaging'
+  | 'notifications'
+  | 'scheduling'
+  | 'system'
+  | 'analytics'
+  | 'integration';
+
+/**
+ * Response schemas keyed by the HTTP status the route answers with them (200, 201, 202, 204…),
+ * the shape Fastify's `schema.response` takes.
+ */
+export type ResponseSchemas = Readonly<Partial<Record<number, z.ZodType>>>;
+
+/**
+ * One `/internal` route of the three spec documents. The schemas are the route's whole contract:
+ * the server registers and validates them, the web types its calls from them.
+ */
+export interface ApiRoute {
+  readonly method: HttpMethod;
+  /** Fastify path syntax (`:param`). */
+  readonly path: string;
+  readonly access: Access;
+  readonly area: Area;
+  /** Where the spec names it. */
+  readonly spec: string;
+  /** The path's `:params` (every route whose path has one). */
+  readonly params?: z.ZodType;
+  /** The query string, when the route reads one. */
+  readonly query?: z.ZodType;
+  /** Headers the route reads and checks (such as the tenant header). */
+  readonly headers?: z.ZodType;
+  /** The JSON body (every route but GET; `NoBody` for one that reads none). */
+  readonly body?: z.ZodType;
+  readonly response?: ResponseSchemas;
+}
+
+export const signedIn: Access = { anyOf: [] };
+export const any = (...anyOf: Privilege[]): Access => ({ anyOf });
+
+/**
+ * The body of a route that reads none (a POST that only acts, a DELETE): the server registers no
+ * body schema for it, so whatever is sent is ignored, as before the table carried bodies.
+ */
+export const NoBody = z.unknown().describe('No body: the route reads none');
