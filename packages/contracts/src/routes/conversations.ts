@@ -1,4 +1,11 @@
 import { any, type ApiRoute } from './api-route.ts';
+import {
+  ClinicalSummary,
+  ConversationMemory,
+  DemoConversationList,
+  MemoryQuery,
+} from '../conversation-insights.ts';
+import { ConversationIdParams } from '../conversations.ts';
 
 /** The `/internal` routes of the conversations area. */
 export const CONVERSATIONS_ROUTES = [
@@ -15,6 +22,9 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:read'),
     area: 'conversations',
     spec: '2 §7, 3 §7',
+    params: ConversationIdParams,
+    query: MemoryQuery,
+    response: { 200: ConversationMemory },
   },
   {
     method: 'GET',
@@ -29,6 +39,7 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:search'),
     area: 'conversations',
     spec: '3 §7',
+    response: { 200: DemoConversationList },
   },
   {
     method: 'GET',
@@ -43,5 +54,7 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:read'),
     area: 'conversations',
     spec: '3 §7',
+    params: ConversationIdParams,
+    response: { 200: ClinicalSummary },
   },
 ] as const satisfies readonly ApiRoute[];
