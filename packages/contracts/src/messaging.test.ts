@@ -76,6 +76,7 @@ describe('direct messaging schemas', () => {
 
   it('archive and mark-as-read take no body, or an empty one, and nothing else', () => {
     expect(NoBody.safeParse(undefined).success).toBe(true);
+    expect(NoBody.safeParse(null).success).toBe(true);
     expect(NoBody.safeParse({}).success).toBe(true);
     expect(NoBody.safeParse({ read: true }).success).toBe(false);
   });

@@ -21,8 +21,11 @@ const messageText = z
     message: `must be at most ${THREAD_MESSAGE_MAX_CHARS} characters`,
   });
 
-/** No body: nothing, or `{}` (archive and mark-as-read say everything in their path). */
-export const NoBody = z.strictObject({}).optional();
+/**
+ * No body: nothing, or `{}` (archive and mark-as-read say everything in their path). Nullish,
+ * because Fastify hands a body-less DELETE to the validator as null.
+ */
+export const NoBody = z.strictObject({}).nullish();
 export type NoBody = z.infer<typeof NoBody>;
 
 /** Who wrote a thread message (spec 3 §3 "Thread message": author); its fields are not shown. */
