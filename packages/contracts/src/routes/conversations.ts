@@ -9,6 +9,12 @@ import {
   TenantHeaders,
 } from '../conversations.ts';
 import { ConversationDifferentialResponse } from '../intelligence.ts';
+import {
+  ClinicalSummary,
+  ConversationMemory,
+  DemoConversationList,
+  MemoryQuery,
+} from '../conversation-insights.ts';
 
 /** The `/internal` routes of the conversations area. */
 export const CONVERSATIONS_ROUTES = [
@@ -29,6 +35,9 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:read'),
     area: 'conversations',
     spec: '2 §7, 3 §7',
+    params: ConversationIdParams,
+    query: MemoryQuery,
+    response: { 200: ConversationMemory },
   },
   {
     method: 'GET',
@@ -47,6 +56,7 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:search'),
     area: 'conversations',
     spec: '3 §7',
+    response: { 200: DemoConversationList },
   },
   {
     method: 'GET',
@@ -64,5 +74,7 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:read'),
     area: 'conversations',
     spec: '3 §7',
+    params: ConversationIdParams,
+    response: { 200: ClinicalSummary },
   },
 ] as const satisfies readonly ApiRoute[];

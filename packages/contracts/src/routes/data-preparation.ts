@@ -1,4 +1,21 @@
 import { any, type ApiRoute } from './api-route.ts';
+import {
+  ConceptOptionList,
+  ConceptOptionQuery,
+  ConceptQueryParams,
+  DataPreparationJob,
+  DataPreparationJobList,
+  DataPreparationStatusQuery,
+  DocumentIdParams,
+  DocumentNameParams,
+  DocumentReference,
+  DocumentReferenceUrl,
+  DocumentText,
+  PdfDocument,
+  PreparedTextFile,
+  SaveDataPreparationJob,
+} from '../data-preparation.ts';
+import { QueueSize } from '../jobs.ts';
 
 /** The `/internal` routes of the data-preparation area. */
 export const DATA_PREPARATION_ROUTES = [
@@ -8,6 +25,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    query: DataPreparationStatusQuery,
+    response: { 200: QueueSize },
   },
   {
     method: 'GET',
@@ -15,6 +34,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    query: DataPreparationStatusQuery,
+    response: { 200: DataPreparationJobList },
   },
   {
     method: 'GET',
@@ -22,6 +43,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    params: DocumentIdParams,
+    response: { 200: DataPreparationJob },
   },
   {
     method: 'POST',
@@ -29,6 +52,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    body: SaveDataPreparationJob,
+    response: { 200: DataPreparationJob },
   },
   {
     method: 'GET',
@@ -36,6 +61,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    params: DocumentIdParams,
+    response: { 200: DocumentText },
   },
   {
     method: 'GET',
@@ -43,6 +70,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    params: DocumentIdParams,
+    response: { 200: PdfDocument },
   },
   {
     method: 'POST',
@@ -50,6 +79,9 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    params: DocumentNameParams,
+    body: PreparedTextFile,
+    response: { 201: DocumentReference },
   },
   {
     method: 'GET',
@@ -57,6 +89,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    params: DocumentIdParams,
+    response: { 200: DocumentReferenceUrl },
   },
   {
     method: 'GET',
@@ -64,5 +98,8 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
     area: 'data-preparation',
     spec: '2 §7',
+    params: ConceptQueryParams,
+    query: ConceptOptionQuery,
+    response: { 200: ConceptOptionList },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,4 +1,16 @@
 import { any, type ApiRoute } from './api-route.ts';
+import {
+  ArchivedThread,
+  NoBody,
+  SendThreadMessageBody,
+  StartedThread,
+  StartThreadBody,
+  Thread,
+  ThreadIdParams,
+  ThreadList,
+  ThreadMessage,
+  ThreadMessageList,
+} from '../messaging.ts';
 
 /** The `/internal` routes of the messaging area. */
 export const MESSAGING_ROUTES = [
@@ -8,6 +20,7 @@ export const MESSAGING_ROUTES = [
     access: any('patient:communication:all'),
     area: 'messaging',
     spec: '3 §7',
+    response: { 200: ThreadList },
   },
   {
     method: 'POST',
@@ -15,6 +28,8 @@ export const MESSAGING_ROUTES = [
     access: any('patient:communication:all'),
     area: 'messaging',
     spec: '3 §7',
+    body: StartThreadBody,
+    response: { 201: StartedThread },
   },
   {
     method: 'DELETE',
@@ -22,6 +37,9 @@ export const MESSAGING_ROUTES = [
     access: any('patient:communication:all'),
     area: 'messaging',
     spec: '3 §7',
+    params: ThreadIdParams,
+    body: NoBody,
+    response: { 200: ArchivedThread },
   },
   {
     method: 'GET',
@@ -29,6 +47,8 @@ export const MESSAGING_ROUTES = [
     access: any('patient:communication:all'),
     area: 'messaging',
     spec: '3 §7',
+    params: ThreadIdParams,
+    response: { 200: ThreadMessageList },
   },
   {
     method: 'POST',
@@ -36,6 +56,9 @@ export const MESSAGING_ROUTES = [
     access: any('patient:communication:all'),
     area: 'messaging',
     spec: '3 §7',
+    params: ThreadIdParams,
+    body: SendThreadMessageBody,
+    response: { 201: ThreadMessage },
   },
   {
     method: 'PATCH',
@@ -43,5 +66,8 @@ export const MESSAGING_ROUTES = [
     access: any('patient:communication:all'),
     area: 'messaging',
     spec: '3 §7',
+    params: ThreadIdParams,
+    body: NoBody,
+    response: { 200: Thread },
   },
 ] as const satisfies readonly ApiRoute[];

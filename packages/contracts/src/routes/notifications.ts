@@ -1,4 +1,6 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { ConversationIdParams } from '../conversations.ts';
+import { BroadcastBody, CommunicationTestBody, NotificationQueued } from '../notifications.ts';
 
 /** The `/internal` routes of the notifications area. */
 export const NOTIFICATIONS_ROUTES = [
@@ -8,6 +10,9 @@ export const NOTIFICATIONS_ROUTES = [
     access: any('patient:communication:all'),
     area: 'notifications',
     spec: '3 §7',
+    params: ConversationIdParams,
+    body: CommunicationTestBody,
+    response: { 202: NotificationQueued },
   },
   {
     method: 'POST',
@@ -15,5 +20,7 @@ export const NOTIFICATIONS_ROUTES = [
     access: any('patient:communication:all'),
     area: 'notifications',
     spec: '3 §7',
+    body: BroadcastBody,
+    response: { 202: NotificationQueued },
   },
 ] as const satisfies readonly ApiRoute[];

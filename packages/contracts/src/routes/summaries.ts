@@ -1,4 +1,5 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { NextSummaryJob, SummaryJob, SummaryJobParams } from '../summaries.ts';
 
 /** The `/internal` routes of the summaries area. */
 export const SUMMARIES_ROUTES = [
@@ -8,6 +9,7 @@ export const SUMMARIES_ROUTES = [
     access: any('jobs:summarise:perform'),
     area: 'summaries',
     spec: '1 §7',
+    response: { 200: NextSummaryJob },
   },
   {
     method: 'PATCH',
@@ -15,5 +17,8 @@ export const SUMMARIES_ROUTES = [
     access: any('jobs:summarise:perform'),
     area: 'summaries',
     spec: '1 §7',
+    params: SummaryJobParams,
+    body: SummaryJob,
+    response: { 200: SummaryJob },
   },
 ] as const satisfies readonly ApiRoute[];

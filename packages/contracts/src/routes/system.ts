@@ -1,4 +1,5 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { EmrTestResult, RedisStatsResponse } from '../system.ts';
 
 /** The `/internal` routes of the system area. */
 export const SYSTEM_ROUTES = [
@@ -8,6 +9,7 @@ export const SYSTEM_ROUTES = [
     access: any('system:administration:health_check'),
     area: 'system',
     spec: '1 §7, 3 §7',
+    response: { 200: EmrTestResult },
   },
   {
     method: 'GET',
@@ -15,5 +17,6 @@ export const SYSTEM_ROUTES = [
     access: any('system:redis:all'),
     area: 'system',
     spec: '3 §7',
+    response: { 200: RedisStatsResponse },
   },
 ] as const satisfies readonly ApiRoute[];
