@@ -12,13 +12,17 @@ import type { ConversationsTable, DB } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { JobRow } from '../jobs/repository.ts';
-import { recordJobEvent } from '../integration/outbox.ts';
+import {
+  recordConversationEvent,
+  recordJobEvent,
+  type ConversationEventType,
+} from '../jobs/events.ts';
 import {
   BOT,
   QUEUE,
   createConversationsRepository,
   isReviewer,
-  recordConversationEvent,
+  toConversationView,
   toMessage,
   type ConversationRow,
 } from '../conversations/repository.ts';
@@ -354,7 +358,7 @@ export function createExceptionsService(db: Database) {
 async function recordAction(
   trx: Transaction<DB>,
   entry: {
-    event: 'conversation.reply' | 'conversation.handedback' | 'conversation.ended';
+    event: ConversationEventType;
     action: string;
     conversation: ConversationRow;
     reviewer: Reviewer;
@@ -365,9 +369,10 @@ async function recordAction(
   },
 ): Promise<void> {
   const { reviewer } = entry;
-  await recordConversationEvent(trx, entry.event, entry.conversation, {
+  await recordConversationEvent(trx, entry.event, entry.conversation.id, {
     ...entry.data,
     reviewer: { id: reviewer.id, email: reviewer.email },
+    conversation: toConversationView(entry.conversation),
   });
   await recordAudit(
     trx,

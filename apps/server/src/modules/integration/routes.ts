@@ -27,13 +27,8 @@ import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { conflict, notFound, unauthorized } from '../../platform/errors.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
 import { registerOpenApi } from './openapi.ts';
-import {
-  createOutboxRepository,
-  feedPosition,
-  toDeliveryView,
-  toJobView,
-  toOutboxEvent,
-} from './outbox.ts';
+import { toJobView } from '../jobs/events.ts';
+import { createOutboxRepository, feedPosition, toDeliveryView, toOutboxEvent } from './outbox.ts';
 import { createIntegrationJobsService, type JobHooks } from './service.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { WebhookWorker } from './webhook-worker.ts';

@@ -9,7 +9,7 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import { createJobsRepository, type JobRow } from '../jobs/repository.ts';
 import type { Enqueued, RealtimeHub } from '../realtime/hub.ts';
 import type { Origin, RequestApiKey } from './api-keys.ts';
-import { recordJobEvent } from './outbox.ts';
+import { recordJobEvent } from '../jobs/events.ts';
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';

@@ -4,7 +4,7 @@ import { freshPostgresDatabase } from '../../test/processes.ts';
 import { openDatabase, PREPARED, type DatabaseHandle } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { createJobsRepository } from '../../modules/jobs/repository.ts';
-import { recordJobEvent } from '../../modules/integration/outbox.ts';
+import { recordJobEvent } from '../../modules/jobs/events.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
