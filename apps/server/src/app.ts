@@ -28,28 +28,16 @@ import { platform } from './platform/plugin.ts';
 import { createUsersRepository } from './modules/users/repository.ts';
 import { DEMO_ACCOUNTS } from './modules/users/demo-accounts.ts';
 import { registerUsersRoutes } from './modules/users/routes.ts';
-import { registerQueueRoutes } from './modules/jobs/routes.ts';
 import { registerAsyncJobs } from './modules/async-jobs/register.ts';
 import { registerIntelligence } from './modules/intelligence/register.ts';
-import { createJobsRepository } from './modules/jobs/repository.ts';
-import { createRealtimeHub, type RealtimeHub } from './modules/realtime/hub.ts';
-import { registerSessionRoutes, registerSockets } from './modules/realtime/routes.ts';
-import { createSessionsRepository } from './modules/realtime/sessions-repository.ts';
-import { completedEventData, recordJobEvent } from './modules/integration/outbox.ts';
 import { createApiKeysService } from './modules/integration/api-keys.ts';
-import { registerIntegration } from './modules/integration/routes.ts';
-import { createExceptions } from './modules/exceptions/register.ts';
 import { createQuinn } from './modules/quinn/register.ts';
+import jobs from './modules/jobs/module.ts';
+import realtime from './modules/realtime/module.ts';
+import integration from './modules/integration/module.ts';
+import exceptions from './modules/exceptions/module.ts';
 import type { Bus } from './platform/bus.ts';
-import { hostname } from 'node:os';
 import { createHash } from 'node:crypto';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This node's technician sockets. */
-    hub: RealtimeHub;
-  }
-}
 
 export interface AppDeps {
   readonly config: Config;
@@ -213,59 +201,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimit: config.env.SIGN_IN_RATE_LIMIT,
   });
 
-  // Realtime: technician sockets, dispatch, sessions.
-  const heartbeatMs = config.env.SOCKET_HEARTBEAT_SECONDS * 1000;
-  const sessionsRepo = createSessionsRepository(db, 3 * heartbeatMs);
-  // The exception desk (issue 5): conversations handed to reviewers on the exceptions sockets.
-  const exceptions = createExceptions({ db, bus, config, log: app.log, staleMs: 3 * heartbeatMs });
-  // The workbench: the portal's questions to the assistant, and the rules every submission meets.
-  const quinn = createQuinn({ db, bus, config });
-  const hub = createRealtimeHub({
-    db,
-    bus,
-    jobs: createJobsRepository(db),
-    sessions: sessionsRepo,
-    log: app.log,
-    nodeId: config.env.NODE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    leaseMs: config.env.JOB_LEASE_SECONDS * 1000,
-    dispatchDb: database.dispatchDb,
-    maxAttempts: config.env.JOB_MAX_ATTEMPTS,
-    heartbeatMs,
-    sweepMs: config.env.LEASE_SWEEP_SECONDS * 1000,
-    // Every result goes to the assistant through the outbox, in the completing statement.
-    // A job that goes back to its queue, or dies, is an event for the assistant too.
-    onReturned: async (trx, rows) => {
-      for (const row of rows) {
-        await recordJobEvent(trx, row.state === 'dead' ? 'job.dead' : 'job.requeued', row);
-      }
-    },
-    checkSubmission: (job, type, data) => quinn.checkSubmission(job, type, data),
-    exceptions: exceptions.hubHooks,
-    completionEvent: (job, submission) => ({
-      type: 'job.completed',
-      data: completedEventData(job, submission),
-    }),
-  });
-  await registerSockets(app, { hub, tokens, sessions });
-  hub.start();
-  app.addHook('preClose', async () => {
-    await hub.stop();
-  });
-  app.decorate('hub', hub);
-
+  // The job lifecycle, then realtime work: technician sockets, dispatch, sessions.
+  await app.register(jobs);
+  await app.register(realtime);
   // OpenAPI first: it lists what follows.
-  await registerIntegration(app, {
-    api,
-    db,
-    bus,
-    config,
-    extendV1: exceptions.extendV1,
-    jobHooks: exceptions.jobHooks,
-    dispatcher: hub,
-  });
+  await app.register(integration);
+  // The workbench: the portal's questions to the assistant, and the rules every submission meets
+  // (added to the hub's submission checks until quinn has its module entry).
+  const quinn = createQuinn({ db, bus, config });
+  app.hub.addSubmissionCheck((job, type, data) => quinn.checkSubmission(job, type, data));
   await quinn.register(app, api);
   registerUsersRoutes(api, db);
-  registerQueueRoutes(api, db, bus);
   // Completed async tasks revise the knowledge base the intelligence routes serve.
   const asyncJobs = await registerAsyncJobs(api, { db, config, log: app.log, bus });
   app.addHook('onClose', () => {
@@ -273,8 +219,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return Promise.resolve();
   });
   registerIntelligence(api, config, asyncJobs.revisions.knowledge, { db });
-  registerSessionRoutes(api, { db, hub, sessionsRepo, bus });
-  exceptions.register(api);
+  // The exception desk (issue 5): conversations handed to reviewers on the exceptions sockets.
+  await app.register(exceptions);
   api.registerNotBuilt();
 
   // The built portal, with history fallback.

@@ -1,6 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { ErrorBody } from '@loopdesk/contracts/errors.ts';
-import { ConversationIdParams, ConversationMessage } from '@loopdesk/contracts/conversations.ts';
+import {
+  ConversationIdParams,
+  ConversationMessage,
+  type ExceptionQueue,
+} from '@loopdesk/contracts/conversations.ts';
+import { QueueSize } from '@loopdesk/contracts/jobs.ts';
 import {
   DequeuedConversation,
   QueuedConversations,
@@ -9,7 +14,10 @@ import {
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { createSizeCache } from '../jobs/size-cache.ts';
 import type { ExceptionDesk } from './desk.ts';
+import { createExceptionsRepository } from './repository.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const staffSecurity = [{ staffToken: [] }];
@@ -22,7 +30,18 @@ const signedIn = (request: FastifyRequest) => {
 };
 
 /** The exception desk over HTTP (spec 1 §7, spec 2 §7). */
-export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk): void {
+export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk, db: Database): void {
+  // The exceptions queues hold conversations waiting for a reviewer (issue 5), not jobs.
+  const exceptionsRepo = createExceptionsRepository(db);
+  const size = createSizeCache((queue: ExceptionQueue) => exceptionsRepo.queueSize(queue));
+  const schema = { response: { 200: QueueSize } };
+  api.route('GET /internal/queues/exceptions/_size', { schema }, async () => ({
+    size: await size('exceptions'),
+  }));
+  api.route('GET /internal/queues/exceptions-restricted/_size', { schema }, async () => ({
+    size: await size('exceptions-restricted'),
+  }));
+
   api.route(
     'GET /internal/conversations/_queued',
     {

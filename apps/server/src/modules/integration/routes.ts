@@ -44,6 +44,20 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 const apiKeySecurity = [{ apiKey: [] }];
 const staffSecurity = [{ staffToken: [] }];
 
+/** Routes another module adds under `/api/v1`, behind the same API keys. */
+export type ApiV1Routes = (
+  v1: FastifyInstance,
+  apiKeyName: (request: FastifyRequest) => string,
+) => void;
+
+/** What the integration API lends other modules. */
+export interface Integration {
+  /** Checks each new job inside its transaction, and hears of it after commit (issue 5 tasks). */
+  addJobHooks(hooks: JobHooks): void;
+  /** Registers further `/api/v1` routes (e.g. the exception desk's conversations). */
+  registerApiV1(routes: ApiV1Routes): Promise<void>;
+}
+
 /**
  * The assistant's integration API (issue 6): OpenAPI at /docs, `/api/v1` guarded by API keys,
  * the admin routes of the route table, and the webhook worker when ASSISTANT_WEBHOOK_URL is set.
@@ -56,14 +70,10 @@ export async function registerIntegration(
     db: Database;
     bus: Bus;
     config: Config;
-    /** Further /api/v1 routes (the exception desk's conversations), behind the same API keys. */
-    extendV1?: (v1: FastifyInstance, apiKeyName: (request: FastifyRequest) => string) => void;
-    /** Checks a new job inside its transaction, and hears of it after commit (issue 5 tasks). */
-    jobHooks?: JobHooks;
     /** The realtime hub: new jobs go straight to waiting technicians (the direct hand-off). */
     dispatcher?: Pick<RealtimeHub, 'enqueue' | 'announce'>;
   },
-): Promise<void> {
+): Promise<Integration> {
   const { api, db, bus, config } = deps;
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
 
@@ -82,29 +92,36 @@ export async function registerIntegration(
       : null;
   const apiKeys = createApiKeysService(db);
   const outbox = createOutboxRepository(db);
+  const jobHooks: JobHooks[] = [];
   const service = createIntegrationJobsService({
     db,
     bus,
     onEvent: () => worker?.nudge(),
-    ...(deps.jobHooks ? { hooks: deps.jobHooks } : {}),
+    hooks: jobHooks,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
   });
+
+  const keyOf = (apiKey: RequestApiKey | null): RequestApiKey => {
+    if (!apiKey) {
+      throw unauthorized('This API needs an API key.');
+    }
+    return apiKey;
+  };
+  app.decorateRequest('apiKey', null);
+  /** An `/api/v1` scope: every request carries its API key, read before the body is parsed. */
+  const apiKeyScope = (plugin: FastifyInstance) => {
+    const v1 = plugin.withTypeProvider<ZodTypeProvider>();
+    // Before the body is parsed: a stranger learns nothing about the schemas.
+    v1.addHook('onRequest', async (request) => {
+      request.apiKey = await apiKeys.authenticate(request.headers.authorization);
+    });
+    return v1;
+  };
 
   // ------------------------------------------------------------------ /api/v1 (API keys)
   await app.register(
     (plugin) => {
-      const v1 = plugin.withTypeProvider<ZodTypeProvider>();
-      v1.decorateRequest('apiKey', null);
-      // Before the body is parsed: a stranger learns nothing about the schemas.
-      v1.addHook('onRequest', async (request) => {
-        request.apiKey = await apiKeys.authenticate(request.headers.authorization);
-      });
-      const keyOf = (apiKey: RequestApiKey | null): RequestApiKey => {
-        if (!apiKey) {
-          throw unauthorized('This API needs an API key.');
-        }
-        return apiKey;
-      };
+      const v1 = apiKeyScope(plugin);
 
       v1.post(
         '/jobs',
@@ -214,7 +231,6 @@ export async function registerIntegration(
           };
         },
       );
-      deps.extendV1?.(v1, (request) => keyOf(request.apiKey).name);
       return Promise.resolve();
     },
     { prefix: '/api/v1' },
@@ -359,4 +375,19 @@ export async function registerIntegration(
     });
     app.addHook('onClose', () => worker.stop());
   }
+
+  return {
+    addJobHooks(hooks) {
+      jobHooks.push(hooks);
+    },
+    async registerApiV1(routes) {
+      await app.register(
+        (plugin) => {
+          routes(apiKeyScope(plugin), (request) => keyOf(request.apiKey).name);
+          return Promise.resolve();
+        },
+        { prefix: '/api/v1' },
+      );
+    },
+  };
 }

@@ -7,7 +7,8 @@ import type { DB } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { createJobsRepository, type JobRow } from '../jobs/repository.ts';
-import type { Enqueued, RealtimeHub } from '../realtime/hub.ts';
+import type { Enqueued } from '../realtime/dispatch.ts';
+import type { RealtimeHub } from '../realtime/hub.ts';
 import type { Origin, RequestApiKey } from './api-keys.ts';
 import { recordJobEvent } from '../jobs/events.ts';
 
@@ -51,7 +52,8 @@ export function createIntegrationJobsService(deps: {
   bus: Bus;
   /** Called after a commit that wrote outbox events (the webhook worker looks sooner). */
   onEvent?: () => void;
-  hooks?: JobHooks;
+  /** Other modules' hooks (the exception desk's tasks), run in the order they were added. */
+  hooks?: readonly JobHooks[];
   /**
    * The realtime hub: a new job goes straight to a waiting technician in the create transaction
    * (the direct hand-off) and its frame after commit. Without it, jobs are queued and announced.
@@ -118,7 +120,10 @@ export function createIntegrationJobsService(deps: {
           // With the hub, a waiting technician may get the job in this very statement.
           const handed = deps.dispatcher ? await deps.dispatcher.enqueue(newJob, trx) : null;
           const stored = handed ? withoutTaker(handed) : await jobs.enqueue(newJob, trx);
-          const row = await (deps.hooks?.attach(trx, stored) ?? stored);
+          let row = stored;
+          for (const hook of deps.hooks ?? []) {
+            row = await hook.attach(trx, row);
+          }
           await recordAudit(
             trx,
             {
@@ -153,7 +158,9 @@ export function createIntegrationJobsService(deps: {
       } else {
         await bus.publish('jobs.available', { queues: [job.queue] });
       }
-      await deps.hooks?.created(job);
+      for (const hook of deps.hooks ?? []) {
+        await hook.created(job);
+      }
       deps.onEvent?.();
       return { job, created: true };
     },

@@ -8,6 +8,7 @@ import {
   SessionActionResult,
   SessionCount,
   SessionSummary,
+  SOCKET_PATHS,
   type SessionSource,
 } from '@loopdesk/contracts/realtime.ts';
 import { UserKeyParams } from '@loopdesk/contracts/users.ts';
@@ -30,12 +31,6 @@ const SOCKET_PRIVILEGE: Readonly<Record<SessionSource, Privilege>> = {
   federated: 'jobs:federated:perform',
   exceptions: 'jobs:exception:perform',
   priority: 'jobs:federated:perform',
-};
-
-const SOCKET_PATHS: Readonly<Record<SessionSource, string>> = {
-  federated: '/ws/federated',
-  exceptions: '/ws/exceptions',
-  priority: '/ws/priority',
 };
 
 /** The technician sockets: the access token travels as the sub-protocol. */

@@ -3,7 +3,11 @@ import { sql } from 'kysely';
 import { freshPostgresDatabase } from '../../test/processes.ts';
 import { openDatabase, PREPARED, type DatabaseHandle } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+// The database's own test drives the statements of the job lifecycle it serves (a test only:
+// platform code imports no module).
+// eslint-disable-next-line import-x/no-restricted-paths
 import { createJobsRepository } from '../../modules/jobs/repository.ts';
+// eslint-disable-next-line import-x/no-restricted-paths
 import { recordJobEvent } from '../../modules/jobs/events.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
