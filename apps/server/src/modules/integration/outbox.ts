@@ -4,7 +4,7 @@ import type {
   OutboxEvent,
   WebhookDeliveryView,
 } from '@loopdesk/contracts/integration.ts';
-import type { Database } from '../../platform/db/database.ts';
+import { WEBHOOK_DELIVERIES_SETTING, type Database } from '../../platform/db/database.ts';
 import type { DB, OutboxEventsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
 
 export type OutboxEventRow = Selectable<OutboxEventsTable>;
@@ -111,6 +111,16 @@ export function createOutboxRepository(db: Database) {
         .select(['e.cursor', 'e.txid', 'e.type', 'e.job_id', 'e.conversation_id', 'e.created_at'])
         .where('d.event_id', '=', eventId)
         .executeTakeFirst();
+    },
+
+    /**
+     * Whether this node's connections record webhook deliveries (it has a webhook: openDatabase,
+     * migration 015).
+     */
+    async recordsDeliveries(trx: Database | Transaction<DB> = db): Promise<boolean> {
+      const setting = await sql<{ value: string | null }>`
+        select current_setting(${WEBHOOK_DELIVERIES_SETTING}, true) as value`.execute(trx);
+      return setting.rows[0]?.value === 'on';
     },
 
     /** Schedules a dead or delivered event again, now, with fresh attempts (same event id). */

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@loopdesk/contracts/errors.ts';
@@ -22,10 +21,11 @@ import {
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Config } from '../../platform/config.ts';
-import { WEBHOOK_DELIVERIES_SETTING, type Database } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/database.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
-import { conflict, notFound, unauthorized } from '../../platform/errors.ts';
+import { unauthorized } from '../../platform/errors.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
+import { createDeliveriesService } from './deliveries.ts';
 import { registerOpenApi } from './openapi.ts';
 import { toJobView } from '../jobs/events.ts';
 import { createOutboxRepository, feedPosition, toDeliveryView, toOutboxEvent } from './outbox.ts';
@@ -92,6 +92,7 @@ export async function registerIntegration(
       : null;
   const apiKeys = createApiKeysService(db);
   const outbox = createOutboxRepository(db);
+  const deliveries = createDeliveriesService({ db, outbox, onRedelivery: () => worker?.nudge() });
   const jobHooks: JobHooks[] = [];
   const service = createIntegrationJobsService({
     db,
@@ -321,50 +322,11 @@ export async function registerIntegration(
     },
     async (request) => {
       const { eventId } = request.params as EventIdParams;
-      const row = await db.transaction().execute(async (trx) => {
-        const before = await outbox.findDelivery(eventId, trx);
-        // This node records deliveries only when it has a webhook (openDatabase, migration 015).
-        const setting = await sql<{ value: string | null }>`
-          select current_setting(${WEBHOOK_DELIVERIES_SETTING}, true) as value`.execute(trx);
-        if (setting.rows[0]?.value !== 'on') {
-          throw conflict(
-            'No webhook is configured (ASSISTANT_WEBHOOK_URL is unset): there is nothing to deliver to; the event is in the pull feed.',
-          );
-        }
-        if (!before) {
-          throw notFound(`No outbox event with the id '${eventId}'.`);
-        }
-        if (!(await outbox.redeliver(eventId, trx))) {
-          throw conflict(
-            `The event ${eventId} is still pending delivery (attempt ${before.attempts}): it needs no redelivery.`,
-          );
-        }
-        await recordAudit(
-          trx,
-          {
-            action: 'integration.webhook.redeliver',
-            outcome: 'success',
-            actorId: request.user?.id ?? null,
-            actorEmail: request.user?.email ?? null,
-            resourceType: 'outbox-event',
-            resourceId: eventId,
-            statusCode: 200,
-            details: {
-              type: before.type,
-              jobId: before.job_id,
-              previousState: before.dead_at ? 'dead' : 'delivered',
-              previousAttempts: before.attempts,
-            },
-          },
-          requestOrigin(request),
-        );
-        return outbox.findDelivery(eventId, trx);
+      return deliveries.redeliver(eventId, {
+        userId: request.user?.id ?? null,
+        email: request.user?.email ?? null,
+        origin: requestOrigin(request),
       });
-      worker?.nudge();
-      if (!row) {
-        throw notFound(`No outbox event with the id '${eventId}'.`);
-      }
-      return toDeliveryView(row);
     },
   );
 

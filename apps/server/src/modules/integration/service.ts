@@ -63,8 +63,7 @@ export function createIntegrationJobsService(deps: {
   const { db, bus } = deps;
   const jobs = createJobsRepository(db);
 
-  const byKey = (key: string) =>
-    db.selectFrom('jobs').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  const byKey = (key: string) => jobs.findByIdempotencyKey(key);
 
   async function replay(
     existing: JobRow,
@@ -176,12 +175,7 @@ export function createIntegrationJobsService(deps: {
     /** Cancels a queued or assigned job; 409 when it is already finished. */
     async cancel(id: string, apiKey: RequestApiKey, origin: Origin): Promise<JobRow> {
       const { job, previous } = await db.transaction().execute(async (trx) => {
-        const before = await trx
-          .selectFrom('jobs')
-          .selectAll()
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst();
+        const before = await jobs.lockById(id, trx);
         if (!before) {
           throw notFound(`No job with the id '${id}'.`);
         }
