@@ -1,5 +1,8 @@
-// Installs dependencies when node_modules is missing or older than package-lock.json, so that
-// `npm start` and `npm test` work on a fresh clone with no other step.
+// Installs dependencies when node_modules is missing or older than package-lock.json or a
+// manifest, so that `npm start` and `npm test` work on a fresh clone with no other step. It installs
+// exactly the lockfile (`npm ci`): the install never rewrites package-lock.json, so a fresh clone's
+// work tree stays clean. Changing dependencies is `npm install <pkg>`, which updates the lockfile to
+// commit with it.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
@@ -30,8 +33,15 @@ function stale() {
 const reason = stale();
 if (reason) {
   console.log(`Installing dependencies (${reason})…`);
-  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
-  // npm leaves the marker untouched when nothing changed: mark this check as done.
+  try {
+    execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' });
+  } catch {
+    console.error(
+      'npm ci failed. If a package.json changed, run `npm install` to update package-lock.json.',
+    );
+    process.exit(1);
+  }
+  // Mark this check as done: stale() compares the manifests with the marker's time.
   const now = new Date();
   utimesSync(installed, now, now);
 }

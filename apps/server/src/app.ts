@@ -16,6 +16,7 @@ import { API_ROUTES } from '@loopdesk/contracts/routes.ts';
 import { portalEnvironment, type Config } from './platform/config.ts';
 import { isReachable, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin } from './platform/errors.ts';
+import { metricsPlugin } from './platform/metrics.ts';
 import { recordAudit, requestOrigin } from './platform/audit.ts';
 import { createOidcClient } from './platform/auth/oidc-client.ts';
 import {
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
+  await app.register(metricsPlugin, { config, database });
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) =>
     (await isReachable(db))

@@ -73,7 +73,7 @@ describe('the server process', () => {
         `http://127.0.0.1:${port}/oidc/.well-known/openid-configuration`,
       );
       expect(discovery.status).toBe(404);
-      // oidc-provider warns as it loads on Node 20; a production server must not load it at all.
+      // oidc-provider is a development tool with warnings of its own: production never loads it.
       expect(server.output()).not.toContain('oidc-provider');
     } finally {
       server.child.kill('SIGTERM');

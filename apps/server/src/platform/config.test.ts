@@ -73,6 +73,20 @@ describe('configuration', () => {
     ]);
   });
 
+  it('reads the metrics guard: addresses and CIDR networks, or none; a token of 32 characters or more', () => {
+    expect(parseEnv({ METRICS_ALLOW: '127.0.0.1, 10.0.0.0/8,::1,FD00::/8' }).METRICS_ALLOW).toEqual(
+      ['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8'],
+    );
+    expect(parseEnv({ METRICS_ALLOW: 'none' }).METRICS_ALLOW).toEqual([]);
+    expect(parseEnv({}).METRICS_ALLOW).toBeUndefined();
+    expect(problemsOf({ METRICS_ALLOW: '10.0.0.0/33,prometheus', METRICS_TOKEN: 'short' })).toEqual(
+      [
+        'METRICS_TOKEN (got a value of 5 characters): must be at least 32 printable characters without spaces',
+        "METRICS_ALLOW (got '10.0.0.0/33,prometheus'): must be comma-separated addresses or CIDR networks (e.g. 127.0.0.1,10.0.0.0/8,::1), or none",
+      ],
+    );
+  });
+
   it('refuses the development sign-in in production: OIDC_ISSUER and SESSION_SECRET are required', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       'OIDC_ISSUER: is required in production: the development sign-in refuses to start there',

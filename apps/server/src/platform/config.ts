@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PortalEnvironment } from '@loopdesk/contracts/users.ts';
@@ -35,6 +36,34 @@ const seconds = (min: number) =>
   z.coerce
     .number({ message: 'must be a number of seconds' })
     .min(min, { message: `must be at least ${min}` });
+
+/** An address (`10.0.0.7`, `::1`) or a network in CIDR form (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrNetwork(item: string): boolean {
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) {
+    return false;
+  }
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  );
+}
+
+/** Who may read /metrics without the token: addresses and networks, or `none`. */
+const addressList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => item.length > 0),
+  )
+  .refine((items) => items.every((item) => item === 'none' || isAddressOrNetwork(item)), {
+    message:
+      'must be comma-separated addresses or CIDR networks (e.g. 127.0.0.1,10.0.0.0/8,::1), or none',
+  })
+  .transform((items) => items.filter((item) => item !== 'none'));
 
 const optionalUrl = z.union([z.literal(''), z.url({ message: 'must be a full URL' })]).default('');
 
@@ -106,6 +135,13 @@ export const EnvSchema = z.object({
     .default(10),
   /** How long an intent's context menu from the assistant is reused; 0 asks every time. */
   CONTEXT_MENU_CACHE_SECONDS: seconds(0).default(300),
+  /** A bearer token that lets a scraper read /metrics from any address (platform/metrics.ts). */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,}$/, 'must be at least 32 printable characters without spaces')
+    .optional(),
+  /** Addresses served /metrics without the token; loopback when unset and no token is set. */
+  METRICS_ALLOW: addressList.optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -167,6 +203,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'OIDC_CLIENT_SECRET',
   'ASSISTANT_WEBHOOK_SECRET',
   'DEMO_API_KEY',
+  'METRICS_TOKEN',
 ]);
 
 /** How a bad value is quoted in the list of problems: secrets and URL passwords stay hidden. */

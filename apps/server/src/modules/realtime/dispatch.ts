@@ -7,6 +7,7 @@ import {
   type SessionState,
 } from '@loopdesk/contracts/realtime.ts';
 import type { BusMessages } from '../../platform/bus.ts';
+import { observeDispatch } from '../../platform/metrics.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { recordReturnedJobs } from '../jobs/events.ts';
 import type { JobRow, JobsRepository, NewJob } from '../jobs/repository.ts';
@@ -130,6 +131,7 @@ export function createDispatch(ctx: HubContext) {
 
   /** Holds a job the database assigned to this activated socket and sends its frame. */
   function sendJob(conn: Connection, job: JobRow): void {
+    observeDispatch(job.queue, job.queued_at); // metrics: stored → frame sent (issue 11)
     conn.job = job;
     conn.recent = [`${job.id}/${job.attempts}`, ...conn.recent].slice(0, RECENT_JOBS);
     const payload =

@@ -262,6 +262,9 @@ export function createRealtimeHub(options: HubOptions) {
     size(): number {
       return connections.size;
     },
+
+    /** For metrics (platform/metrics.ts): this node's open sockets, each with its kind. */
+    sockets: (): Iterable<Pick<Connection, 'source'>> => connections.values(),
   };
 }
 

@@ -45,8 +45,8 @@ export async function mountDevProvider(
       'The development sign-in provider refuses to start with NODE_ENV=production: set OIDC_ISSUER.',
     );
   }
-  // Loaded only here: a server signing in through a real provider never loads it (on Node 20 it
-  // warns at load that it wants Node 22, which would confuse the operators of such a server).
+  // Loaded only here: a server signing in through a real provider never loads it (it prints its own
+  // development-only warnings, which would confuse the operators of such a server).
   const { default: Provider } = await import('oidc-provider');
   const accounts = new Map(options.accounts.map((a) => [a.email, a]));
   // A signing key per process: the provider's tokens live only as long as a sign-in.

@@ -47,6 +47,30 @@ function prepareHotStatements(client: pg.PoolClient): void {
  */
 export const WEBHOOK_DELIVERIES_SETTING = 'loopdesk.webhook_deliveries';
 
+/** What the metrics read of a connection pool (pg.Pool's counters and its size). */
+export interface PoolUse {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  readonly max: number;
+}
+
+/** A pool's use, read live. */
+function poolUse(pool: pg.Pool): PoolUse {
+  return {
+    get totalCount() {
+      return pool.totalCount;
+    },
+    get idleCount() {
+      return pool.idleCount;
+    },
+    get waitingCount() {
+      return pool.waitingCount;
+    },
+    max: pool.options.max,
+  };
+}
+
 export interface DatabaseHandle {
   readonly db: Database;
   /**
@@ -58,6 +82,8 @@ export interface DatabaseHandle {
   readonly kind: 'pglite' | 'postgres';
   /** The schema the app's tables live in. */
   readonly schema: string;
+  /** The connection pools by name (`main`, and `dispatch` on PostgreSQL), for the metrics. */
+  readonly pools: Readonly<Record<string, PoolUse>>;
   close(): Promise<void>;
 }
 
@@ -108,6 +134,7 @@ export async function openDatabase(options: {
       dispatchDb,
       kind: 'postgres',
       schema: options.schema ?? 'public',
+      pools: { main: poolUse(pool), dispatch: poolUse(lane) },
       close: async () => {
         await Promise.all([db.destroy(), dispatchDb.destroy()]);
       },
@@ -127,6 +154,8 @@ export async function openDatabase(options: {
     dispatchDb: db,
     kind: 'pglite',
     schema: 'public',
+    // One client over the single PGlite session: dispatch shares it.
+    pools: { main: poolUse(pool) },
     close: async () => {
       await db.destroy();
       await pglite.close();
