@@ -14,11 +14,17 @@ const workbenchUsers = ['federated', 'exception-desk', 'async-jobs'];
 // Server modules (issue 11, "one module shape"): platform imports no module, and between the
 // modules below imports run only downward, the way their module.ts `dependencies` point:
 //   platform <- users, knowledge, conversations <- sign-in, scheduling, intelligence, async-jobs
-//   platform <- jobs <- workbench (which also checks API keys with integration/api-keys.ts)
+//   platform <- jobs <- realtime <- integration <- conversations <- exceptions, workbench
+//   (workbench also checks API keys with integration/api-keys.ts)
 // Each entry: a module, and the modules it may import (besides itself).
 const SERVER_MODULES = './apps/server/src/modules';
 const serverModules = readdirSync(new URL(SERVER_MODULES, import.meta.url));
 const serverModuleImports = {
+  // The job lifecycle and its outbox are at the bottom: they import no other module.
+  jobs: [],
+  realtime: ['./jobs', './users'],
+  integration: ['./jobs', './realtime'],
+  exceptions: ['./jobs', './realtime', './integration', './conversations'],
   users: [],
   knowledge: [],
   conversations: [],

@@ -26,6 +26,7 @@ import { fork } from 'node:child_process';
 import pg from 'pg';
 import { Logger, run, makeWorkerUtils } from 'graphile-worker';
 import PgBoss from 'pg-boss';
+import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
@@ -213,7 +214,7 @@ async function loopdesk(url: string, started: Started): Promise<System> {
       });
     }),
   );
-  const data: TechniciansData = { url: `ws://127.0.0.1:${port}/ws/federated`, tokens: tokenList };
+  const data: TechniciansData = { url: `ws://127.0.0.1:${port}${SOCKET_PATHS.federated}`, tokens: tokenList };
   // The process loads TypeScript as this one does.
   const technicians = fork(new URL('./technicians.ts', import.meta.url), {
     execArgv: ['--import', 'tsx'],

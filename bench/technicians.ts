@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
+import { PING_EVENT, PONG_EVENT, STATE_REQUESTS } from '@loopdesk/contracts/realtime.ts';
 
 /** Milliseconds on a clock the benchmark's process shares (absolute, sub-millisecond). */
 export const clock = () => performance.timeOrigin + performance.now();
@@ -57,8 +58,8 @@ async function main(data: TechniciansData): Promise<void> {
           type: string;
           data: { t0: number; phase: number; jobId: string };
         };
-        if (frame.type === 'ping') {
-          ws.send(event('pong', {}));
+        if (frame.type === PING_EVENT) {
+          ws.send(event(PONG_EVENT, {}));
         } else if (frame.type === 'message.annotation.job') {
           batch.push([frame.data.phase, clock() - frame.data.t0]);
           // The technician answers at once: the no-op.
@@ -78,7 +79,7 @@ async function main(data: TechniciansData): Promise<void> {
         ws.once('open', () => resolve());
         ws.once('error', reject);
       });
-      ws.send(event('technician.session.activate', {}));
+      ws.send(event(STATE_REQUESTS.activate, {}));
       return ws;
     }),
   );

@@ -22,30 +22,16 @@ import { platform } from './platform/plugin.ts';
 import users from './modules/users/module.ts';
 import signIn from './modules/sign-in/module.ts';
 import knowledge from './modules/knowledge/module.ts';
+import jobs from './modules/jobs/module.ts';
+import realtime from './modules/realtime/module.ts';
+import integration from './modules/integration/module.ts';
 import conversations from './modules/conversations/module.ts';
 import scheduling from './modules/scheduling/module.ts';
 import workbench from './modules/workbench/module.ts';
+import exceptions from './modules/exceptions/module.ts';
 import asyncJobs from './modules/async-jobs/module.ts';
 import intelligence from './modules/intelligence/module.ts';
-// Realtime, jobs, exceptions and integration: wired in one block below until their module.ts.
-import { registerQueueRoutes } from './modules/jobs/routes.ts';
-import { createJobsRepository } from './modules/jobs/repository.ts';
-import { createRealtimeHub, type RealtimeHub } from './modules/realtime/hub.ts';
-import { registerSessionRoutes, registerSockets } from './modules/realtime/routes.ts';
-import { createSessionsRepository } from './modules/realtime/sessions-repository.ts';
-import { completedEventData, recordJobEvent } from './modules/integration/outbox.ts';
-import { createApiKeysService } from './modules/integration/api-keys.ts';
-import { registerIntegration } from './modules/integration/routes.ts';
-import { createExceptions } from './modules/exceptions/register.ts';
 import type { Bus } from './platform/bus.ts';
-import { hostname } from 'node:os';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This node's technician sockets. */
-    hub: RealtimeHub;
-  }
-}
 
 export interface AppDeps {
   readonly config: Config;
@@ -100,15 +86,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // What every module uses: config, database, bus, tokens, sessions, the /internal router.
   await app.register(platform, { config, database, ...(deps.bus ? { bus: deps.bus } : {}) });
-  // The modules, each after the ones it depends on (their `dependencies` say which).
+  // The modules, each after the ones it depends on (their `dependencies` say which). Fastify
+  // refuses to start when one comes before a module it depends on.
   await app.register(users);
   await app.register(signIn);
   await app.register(knowledge);
+  // The job lifecycle and its outbox, then realtime work: technician sockets, dispatch, sessions.
+  await app.register(jobs);
+  await app.register(realtime);
+  // The integration API before every module with /api/v1 routes: its OpenAPI document lists
+  // what is registered after it.
+  await app.register(integration);
   await app.register(conversations);
   await app.register(scheduling);
-  await registerRealtimeJobsExceptionsIntegration(app);
-  // After the integration API: its OpenAPI document lists /api/v1/requests.
   await app.register(workbench);
+  await app.register(exceptions);
   await app.register(asyncJobs);
   await app.register(intelligence);
   app.api.registerNotBuilt();
@@ -243,79 +235,4 @@ async function servePortal(app: FastifyInstance, config: Config): Promise<void> 
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
-}
-
-// ============================================================================================
-// TEMPORARY (issue 11): realtime, jobs, exceptions and integration, wired as before until their
-// module.ts files land (the realtime helper's branch); at the merge this whole block gives way to
-// `await app.register(<their modules>)` in the list above. It reads the modules below it from
-// their decorators (app.conversations, app.scheduling, app.workbench).
-// ============================================================================================
-async function registerRealtimeJobsExceptionsIntegration(app: FastifyInstance): Promise<void> {
-  const { config, database, db, bus, tokens, sessions, api } = app;
-  if (config.devSignIn && config.env.DEMO && config.env.DEMO_API_KEY) {
-    // `npm start` hands the demo assistant and the server the same key.
-    await createApiKeysService(db).ensureKnownKey(config.env.DEMO_API_KEY, 'demo assistant');
-  }
-  // Realtime: technician sockets, dispatch, sessions.
-  const heartbeatMs = config.env.SOCKET_HEARTBEAT_SECONDS * 1000;
-  const sessionsRepo = createSessionsRepository(db, 3 * heartbeatMs);
-  // The exception desk (issue 5): conversations handed to reviewers on the exceptions sockets.
-  const exceptions = createExceptions({
-    db,
-    bus,
-    config,
-    log: app.log,
-    staleMs: 3 * heartbeatMs,
-    conversations: app.conversations,
-    scheduling: app.scheduling,
-  });
-  const hub = createRealtimeHub({
-    db,
-    bus,
-    jobs: createJobsRepository(db),
-    sessions: sessionsRepo,
-    log: app.log,
-    nodeId: config.env.NODE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    leaseMs: config.env.JOB_LEASE_SECONDS * 1000,
-    dispatchDb: database.dispatchDb,
-    maxAttempts: config.env.JOB_MAX_ATTEMPTS,
-    heartbeatMs,
-    sweepMs: config.env.LEASE_SWEEP_SECONDS * 1000,
-    // Every result goes to the assistant through the outbox, in the completing statement.
-    // A job that goes back to its queue, or dies, is an event for the assistant too.
-    onReturned: async (trx, rows) => {
-      for (const row of rows) {
-        await recordJobEvent(trx, row.state === 'dead' ? 'job.dead' : 'job.requeued', row);
-      }
-    },
-    // The workbench module registers after the integration API (its OpenAPI lists the
-    // workbench's /api/v1/requests), so the hub reads it when a submission arrives.
-    checkSubmission: (job, type, data) => app.workbench.checkSubmission(job, type, data),
-    exceptions: exceptions.hubHooks,
-    completionEvent: (job, submission) => ({
-      type: 'job.completed',
-      data: completedEventData(job, submission),
-    }),
-  });
-  await registerSockets(app, { hub, tokens, sessions });
-  hub.start();
-  app.addHook('preClose', async () => {
-    await hub.stop();
-  });
-  app.decorate('hub', hub);
-
-  // OpenAPI first: it lists what follows.
-  await registerIntegration(app, {
-    api,
-    db,
-    bus,
-    config,
-    extendV1: exceptions.extendV1,
-    jobHooks: exceptions.jobHooks,
-    dispatcher: hub,
-  });
-  registerQueueRoutes(api, db, bus);
-  registerSessionRoutes(api, { db, hub, sessionsRepo, bus });
-  exceptions.register(api);
 }

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from './test/harness.ts';
 import { tokenForRoles } from './test/tokens.ts';
 import { openSocket, type TestSocket } from './test/socket-client.ts';
 import { createJobsRepository } from './modules/jobs/repository.ts';
-import { recordJobEvent } from './modules/integration/outbox.ts';
+import { recordJobEvent } from './modules/jobs/events.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
 

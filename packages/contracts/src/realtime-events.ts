@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import {
+  ERROR_EVENT,
   ErrorEventData,
   JOB_EVENT_TYPES,
   JobEventData,
+  PING_EVENT,
+  PONG_EVENT,
   SESSION_EVENT_TYPES,
+  STATE_REQUESTS,
   SessionAnnouncement,
   type SubmissionType,
 } from './realtime.ts';
@@ -77,16 +81,16 @@ export const SUBMISSION_PAYLOADS: Readonly<Record<SubmissionType, z.ZodType>> = 
 
 /** Portal → server events of the federated and priority sockets, by type. */
 export const PORTAL_EVENTS: Readonly<Record<string, z.ZodType>> = {
-  pong: EmptyEventData,
-  'technician.session.pause': EmptyEventData,
-  'technician.session.activate': EmptyEventData,
+  [PONG_EVENT]: EmptyEventData,
+  [STATE_REQUESTS.pause]: EmptyEventData,
+  [STATE_REQUESTS.activate]: EmptyEventData,
   ...SUBMISSION_PAYLOADS,
 };
 
 /** Server → portal events of the technician sockets, by type. */
 export const SERVER_EVENTS: Readonly<Record<string, z.ZodType>> = {
-  ping: EmptyEventData,
-  error: ErrorEventData,
+  [PING_EVENT]: EmptyEventData,
+  [ERROR_EVENT]: ErrorEventData,
   ...Object.fromEntries(
     Object.values(SESSION_EVENT_TYPES).map((type) => [type, SessionAnnouncement]),
   ),

@@ -43,11 +43,25 @@ export const SESSION_EVENT_TYPES = {
   activated: 'technician.session.activated',
 } as const satisfies Record<SessionState, string>;
 
+/** Where each technician socket is served, on the server and in the portal (ARCHITECTURE). */
+export const SOCKET_PATHS = {
+  federated: '/ws/federated',
+  exceptions: '/ws/exceptions',
+  priority: '/ws/priority',
+} as const satisfies Record<SessionSource, string>;
+
 /** Portal → server: requests to change state (spec 1 §7 outgoing). */
-export const STATE_REQUEST_TYPES = [
-  'technician.session.pause',
-  'technician.session.activate',
-] as const;
+export const STATE_REQUESTS = {
+  pause: 'technician.session.pause',
+  activate: 'technician.session.activate',
+} as const;
+export const STATE_REQUEST_TYPES = [STATE_REQUESTS.pause, STATE_REQUESTS.activate] as const;
+
+/** Heartbeat (spec 1 §7): the server sends 'ping', the portal answers 'pong'. */
+export const PING_EVENT = 'ping';
+export const PONG_EVENT = 'pong';
+/** The server's answer to a frame it could not use: data `ErrorEventData`. */
+export const ERROR_EVENT = 'error';
 
 /** Portal → server: submissions that complete the job the technician holds (spec 1 §7). */
 export const SUBMISSION_TYPES = [

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import { PING_EVENT, PONG_EVENT } from '@loopdesk/contracts/realtime.ts';
 
 export interface ReceivedEvent {
   type: string;
@@ -37,12 +38,12 @@ export function openSocket(
   });
   ws.on('message', (raw: Buffer) => {
     const event = JSON.parse(raw.toString()) as ReceivedEvent;
-    if (event.type === 'ping' && options.answerPings !== false) {
+    if (event.type === PING_EVENT && options.answerPings !== false) {
       ws.send(
         JSON.stringify({
           specversion: '1.0',
           id: randomUUID(),
-          type: 'pong',
+          type: PONG_EVENT,
           source: '/portal',
           data: {},
         }),

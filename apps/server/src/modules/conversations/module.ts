@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ConversationMessage } from '@loopdesk/contracts/conversations.ts';
 import type { ConversationRow } from './repository.ts';
@@ -17,8 +16,6 @@ export interface Conversations {
    * module and registers itself, so no import runs back up.
    */
   listen(listener: ConversationListener): void;
-  /** Registers the assistant's `/api/v1` conversation calls in the integration API's scope. */
-  registerV1(v1: FastifyInstance, apiKeyName: (request: FastifyRequest) => string): void;
 }
 
 declare module 'fastify' {
@@ -32,7 +29,7 @@ declare module 'fastify' {
  * handovers) and what reviewers read (transcripts, person summaries, tenant configurations).
  */
 export default fp(
-  (app) => {
+  async (app) => {
     const listeners: ConversationListener[] = [];
     const service = createConversationsService({
       db: app.db,
@@ -50,14 +47,16 @@ export default fp(
       },
     });
     registerConversationRoutes(app.api, service);
+    // The assistant's /api/v1 conversation calls, behind the integration API's keys.
+    await app.integration.registerApiV1((v1, apiKeyName) =>
+      registerConversationApi(v1, { service, apiKeyName }),
+    );
     app.decorate('conversations', {
       service,
       listen: (listener) => {
         listeners.push(listener);
       },
-      registerV1: (v1, apiKeyName) => registerConversationApi(v1, { service, apiKeyName }),
     } satisfies Conversations);
-    return Promise.resolve();
   },
-  { name: 'conversations', dependencies: ['platform'] },
+  { name: 'conversations', dependencies: ['platform', 'integration'] },
 );

@@ -371,29 +371,3 @@ export function createConversationsRepository(db: Database) {
 }
 
 export type ConversationsRepository = ReturnType<typeof createConversationsRepository>;
-
-/**
- * Records a conversation event for the assistant in the outbox, with its pending webhook
- * delivery, inside the caller's transaction (as recordJobEvent does for jobs).
- */
-export async function recordConversationEvent(
-  trx: Transaction<DB>,
-  type: 'conversation.reply' | 'conversation.handedback' | 'conversation.ended',
-  conversation: ConversationRow,
-  data: Record<string, unknown>,
-): Promise<void> {
-  const event = await trx
-    .insertInto('outbox_events')
-    .values({
-      type,
-      job_id: null,
-      conversation_id: conversation.id,
-      data: JSON.stringify({ ...data, conversation: toConversationView(conversation) }),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('webhook_deliveries')
-    .values({ event_id: event.id, next_attempt_at: sql<Date>`now()` })
-    .execute();
-}

@@ -1,10 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { EXCEPTION_QUEUES, type ExceptionQueue } from '@loopdesk/contracts/conversations.ts';
 import type { ExceptionConversation } from '@loopdesk/contracts/exceptions.ts';
 import type { Database } from '../../platform/db/database.ts';
-import type { DB } from '../../platform/db/schema.ts';
+import type { AppointmentsTable, ConversationsTable, DB } from '../../platform/db/schema.ts';
 import type { JobRow } from '../jobs/repository.ts';
-import { QUEUE, type ConversationRow, type Executor } from '../conversations/repository.ts';
+import { BOT, QUEUE, type ConversationRow, type Executor } from '../conversations/repository.ts';
 
 /** A reviewer whose exceptions session is on, with how many conversations they hold. */
 export interface Reviewer {
@@ -240,6 +240,91 @@ export function createExceptionsRepository(db: Database) {
       return result.rows;
     },
 
+    /** The name a reviewer's replies carry: their display name, else their email. */
+    async reviewerName(reviewerId: string, trx: Executor = db): Promise<string | null> {
+      const user = await trx
+        .selectFrom('users')
+        .select(['display_name', 'email'])
+        .where('id', '=', reviewerId)
+        .executeTakeFirst();
+      return user?.display_name ?? user?.email ?? null;
+    },
+
+    /**
+     * The conversation is the assistant's again (a handback or an end): out of the queue, with
+     * what else changes (`change`).
+     */
+    toBot(
+      conversationId: string,
+      change: Updateable<ConversationsTable>,
+      trx: Transaction<DB>,
+    ): Promise<ConversationRow> {
+      return trx
+        .updateTable('conversations')
+        .set({
+          ...change,
+          holder: BOT,
+          queue: null,
+          queued_at: null,
+          queue_seq: null,
+          allocated_at: null,
+          updated_at: new Date(),
+        })
+        .where('id', '=', conversationId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Takes the conversation off the reviewer's screen if it is the one there. */
+    async clearCurrent(userId: string, conversationId: string, trx: Transaction<DB>) {
+      await trx
+        .updateTable('exception_reviewers')
+        .set({ current_conversation_id: null, updated_at: new Date() })
+        .where('user_id', '=', userId)
+        .where('current_conversation_id', '=', conversationId)
+        .execute();
+    },
+
+    /** An appointment, locked for the end of the encounter that names it. */
+    lockAppointment(id: string, trx: Transaction<DB>): Promise<AppointmentRow | undefined> {
+      return trx
+        .selectFrom('appointments')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    /** Links an appointment booked by the patient's email alone to the conversation. */
+    linkAppointment(
+      id: string,
+      conversation: { id: string; consumerId: string },
+      trx: Transaction<DB>,
+    ): Promise<AppointmentRow> {
+      return trx
+        .updateTable('appointments')
+        .set({ conversation_id: conversation.id, consumer_id: conversation.consumerId })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Gives a new task at once to the reviewer holding its conversation. */
+    assignTask(jobId: string, holder: string, trx: Transaction<DB>): Promise<JobRow> {
+      return trx
+        .updateTable('jobs')
+        .set((eb) => ({
+          state: 'assigned',
+          assignee_id: holder,
+          attempts: eb('attempts', '+', 1),
+          lease_expires_at: null,
+          updated_at: new Date(),
+        }))
+        .where('id', '=', jobId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
     /**
      * What waits in an exceptions queue for a reviewer: conversations not yet allocated, plus
      * any queued job that belongs to no conversation.
@@ -258,3 +343,6 @@ export function createExceptionsRepository(db: Database) {
 }
 
 export type ExceptionsRepository = ReturnType<typeof createExceptionsRepository>;
+
+/** An appointment row as the end of an encounter reads it. */
+export type AppointmentRow = Selectable<AppointmentsTable>;

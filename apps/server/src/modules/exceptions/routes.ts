@@ -1,8 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import type { ExceptionQueue } from '@loopdesk/contracts/conversations.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { createSizeCache } from '../jobs/size-cache.ts';
 import type { ExceptionDesk } from './desk.ts';
+import { createExceptionsRepository } from './repository.ts';
 
 const signedIn = (request: FastifyRequest) => {
   if (!request.user) {
@@ -12,7 +16,17 @@ const signedIn = (request: FastifyRequest) => {
 };
 
 /** The exception desk over HTTP (spec 1 §7, spec 2 §7). */
-export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk): void {
+export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk, db: Database): void {
+  // The exceptions queues hold conversations waiting for a reviewer (issue 5), not jobs.
+  const exceptionsRepo = createExceptionsRepository(db);
+  const size = createSizeCache((queue: ExceptionQueue) => exceptionsRepo.queueSize(queue));
+  api.route('GET /internal/queues/exceptions/_size', async () => ({
+    size: await size('exceptions'),
+  }));
+  api.route('GET /internal/queues/exceptions-restricted/_size', async () => ({
+    size: await size('exceptions-restricted'),
+  }));
+
   api.route(
     'GET /internal/conversations/_queued',
     {

@@ -12,13 +12,17 @@ import type { ConversationsTable, DB } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { JobRow } from '../jobs/repository.ts';
-import { recordJobEvent } from '../integration/outbox.ts';
+import {
+  recordConversationEvent,
+  recordJobEvent,
+  type ConversationEventType,
+} from '../jobs/events.ts';
 import {
   BOT,
   QUEUE,
   createConversationsRepository,
   isReviewer,
-  recordConversationEvent,
+  toConversationView,
   toMessage,
   type ConversationRow,
 } from '../conversations/repository.ts';
@@ -76,12 +80,7 @@ export function createExceptionsService(db: Database) {
   }
 
   async function displayName(trx: Transaction<DB>, reviewer: Reviewer): Promise<string> {
-    const user = await trx
-      .selectFrom('users')
-      .select(['display_name', 'email'])
-      .where('id', '=', reviewer.id)
-      .executeTakeFirst();
-    return user?.display_name ?? user?.email ?? reviewer.email;
+    return (await repo.reviewerName(reviewer.id, trx)) ?? reviewer.email;
   }
 
   /** Cancels the conversation's open tasks, each an event for the assistant. */
@@ -104,22 +103,9 @@ export function createExceptionsService(db: Database) {
     change: Updateable<ConversationsTable>,
     reason: string,
   ): Promise<ConversationRow> {
-    const row = await trx
-      .updateTable('conversations')
-      .set({
-        ...change,
-        holder: BOT,
-        queue: null,
-        queued_at: null,
-        queue_seq: null,
-        allocated_at: null,
-        updated_at: new Date(),
-      })
-      .where('id', '=', conversationId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.toBot(conversationId, change, trx);
     await cancelTasks(trx, conversationId, reason);
-    await clearCurrent(trx, reviewer.id, conversationId);
+    await repo.clearCurrent(reviewer.id, conversationId, trx);
     return row;
   }
 
@@ -226,21 +212,15 @@ export function createExceptionsService(db: Database) {
         const conversation = await held(trx, request.conversationId, reviewer);
         let appointment: Record<string, unknown> | null = null;
         if (request.appointmentId !== undefined) {
-          let row = await trx
-            .selectFrom('appointments')
-            .selectAll()
-            .where('id', '=', request.appointmentId)
-            .forUpdate()
-            .executeTakeFirst();
+          let row = await repo.lockAppointment(request.appointmentId, trx);
           // One the reviewer booked by the patient's email alone (spec 3 §5 allows either) is
           // this encounter's: it is linked to the conversation as the end is recorded.
           if (row && row.conversation_id === null && row.created_by === reviewer.id) {
-            row = await trx
-              .updateTable('appointments')
-              .set({ conversation_id: conversation.id, consumer_id: conversation.consumer_id })
-              .where('id', '=', row.id)
-              .returningAll()
-              .executeTakeFirstOrThrow();
+            row = await repo.linkAppointment(
+              row.id,
+              { id: conversation.id, consumerId: conversation.consumer_id },
+              trx,
+            );
           }
           if (!row || row.conversation_id !== request.conversationId) {
             throw badRequest(
@@ -334,18 +314,7 @@ export function createExceptionsService(db: Database) {
       if (conversation.holder === QUEUE || !isReviewer(conversation.holder)) {
         return job;
       }
-      return trx
-        .updateTable('jobs')
-        .set((eb) => ({
-          state: 'assigned',
-          assignee_id: conversation.holder,
-          attempts: eb('attempts', '+', 1),
-          lease_expires_at: null,
-          updated_at: new Date(),
-        }))
-        .where('id', '=', job.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      return repo.assignTask(job.id, conversation.holder, trx);
     },
   };
 }
@@ -354,7 +323,7 @@ export function createExceptionsService(db: Database) {
 async function recordAction(
   trx: Transaction<DB>,
   entry: {
-    event: 'conversation.reply' | 'conversation.handedback' | 'conversation.ended';
+    event: ConversationEventType;
     action: string;
     conversation: ConversationRow;
     reviewer: Reviewer;
@@ -365,9 +334,10 @@ async function recordAction(
   },
 ): Promise<void> {
   const { reviewer } = entry;
-  await recordConversationEvent(trx, entry.event, entry.conversation, {
+  await recordConversationEvent(trx, entry.event, entry.conversation.id, {
     ...entry.data,
     reviewer: { id: reviewer.id, email: reviewer.email },
+    conversation: toConversationView(entry.conversation),
   });
   await recordAudit(
     trx,
@@ -383,15 +353,6 @@ async function recordAction(
     },
     entry.origin,
   );
-}
-
-async function clearCurrent(trx: Transaction<DB>, userId: string, conversationId: string) {
-  await trx
-    .updateTable('exception_reviewers')
-    .set({ current_conversation_id: null, updated_at: new Date() })
-    .where('user_id', '=', userId)
-    .where('current_conversation_id', '=', conversationId)
-    .execute();
 }
 
 export type ExceptionsService = ReturnType<typeof createExceptionsService>;

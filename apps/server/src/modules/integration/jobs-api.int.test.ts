@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { feedCaughtUp } from '../../test/outbox.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
 import { createJobsRepository } from '../jobs/repository.ts';
-import { recordJobEvent } from './outbox.ts';
+import { recordJobEvent } from '../jobs/events.ts';
 
 const annotationJob = {
   queue: 'federated',

@@ -1,14 +1,11 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type {
   DeliveryState,
-  JobView,
   OutboxEvent,
-  OutboxEventType,
   WebhookDeliveryView,
 } from '@loopdesk/contracts/integration.ts';
-import type { Database } from '../../platform/db/database.ts';
+import { WEBHOOK_DELIVERIES_SETTING, type Database } from '../../platform/db/database.ts';
 import type { DB, OutboxEventsTable, WebhookDeliveriesTable } from '../../platform/db/schema.ts';
-import type { JobRow } from '../jobs/repository.ts';
 
 export type OutboxEventRow = Selectable<OutboxEventsTable>;
 type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -31,60 +28,7 @@ export function parseFeedPosition(position: string | undefined): { txid: string;
   return { txid, cursor: Number(cursor) };
 }
 
-/** The `job.completed` event's data: the submission and the job as the assistant reads it. */
-export function completedEventData(
-  job: JobRow,
-  submission: { type: string; userId: string },
-): Record<string, unknown> {
-  return { submission: { type: submission.type, userId: submission.userId }, job: toJobView(job) };
-}
-
-/** The job as the assistant reads it (`GET /api/v1/jobs/{id}` and every event's data.job). */
-export function toJobView(job: JobRow): JobView {
-  return {
-    id: job.id,
-    queue: job.queue as JobView['queue'],
-    type: job.type,
-    tenant: job.tenant,
-    state: job.state,
-    attempts: job.attempts,
-    priority: job.priority,
-    data: job.payload,
-    createdAt: new Date(job.created_at).toISOString(),
-    completedAt: job.completed_at ? new Date(job.completed_at).toISOString() : null,
-    result: job.result ?? null,
-  };
-}
-
-/**
- * Records a job event in the outbox, inside the caller's transaction, together with its pending
- * webhook delivery (a database trigger drops the delivery on the connections of a node without a
- * webhook: openDatabase's `webhookDeliveries`, migration 015). Call it last in the transaction that changes the job (it serialises outbox
- * writers until commit), e.g. the realtime engine on submit:
- * `await recordJobEvent(trx, 'job.completed', job, { submission: { type, userId } })`.
- */
-export async function recordJobEvent(
-  trx: Transaction<DB>,
-  type: OutboxEventType,
-  job: JobRow,
-  data: Record<string, unknown> = {},
-): Promise<OutboxEventRow> {
-  const event = await trx
-    .insertInto('outbox_events')
-    .values({
-      type,
-      job_id: job.id,
-      data: JSON.stringify({ ...data, job: toJobView(job) }),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('webhook_deliveries')
-    .values({ event_id: event.id, next_attempt_at: sql<Date>`now()` })
-    .execute();
-  return event;
-}
-
+/** An outbox row as the pull feed and the webhook carry it (written by modules/jobs/events.ts). */
 export function toOutboxEvent(row: OutboxEventRow): OutboxEvent {
   return {
     cursor: feedPosition(row),
@@ -167,6 +111,16 @@ export function createOutboxRepository(db: Database) {
         .select(['e.cursor', 'e.txid', 'e.type', 'e.job_id', 'e.conversation_id', 'e.created_at'])
         .where('d.event_id', '=', eventId)
         .executeTakeFirst();
+    },
+
+    /**
+     * Whether this node's connections record webhook deliveries (it has a webhook: openDatabase,
+     * migration 015).
+     */
+    async recordsDeliveries(trx: Database | Transaction<DB> = db): Promise<boolean> {
+      const setting = await sql<{ value: string | null }>`
+        select current_setting(${WEBHOOK_DELIVERIES_SETTING}, true) as value`.execute(trx);
+      return setting.rows[0]?.value === 'on';
     },
 
     /** Schedules a dead or delivered event again, now, with fresh attempts (same event id). */

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@loopdesk/contracts/errors.ts';
@@ -13,18 +12,14 @@ import {
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Config } from '../../platform/config.ts';
-import { WEBHOOK_DELIVERIES_SETTING, type Database } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/database.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
-import { conflict, notFound, unauthorized } from '../../platform/errors.ts';
+import { unauthorized } from '../../platform/errors.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
+import { createDeliveriesService } from './deliveries.ts';
 import { registerOpenApi } from './openapi.ts';
-import {
-  createOutboxRepository,
-  feedPosition,
-  toDeliveryView,
-  toJobView,
-  toOutboxEvent,
-} from './outbox.ts';
+import { toJobView } from '../jobs/events.ts';
+import { createOutboxRepository, feedPosition, toDeliveryView, toOutboxEvent } from './outbox.ts';
 import { createIntegrationJobsService, type JobHooks } from './service.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { WebhookWorker } from './webhook-worker.ts';
@@ -39,6 +34,20 @@ declare module 'fastify' {
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const apiKeySecurity = [{ apiKey: [] }];
 
+/** Routes another module adds under `/api/v1`, behind the same API keys. */
+export type ApiV1Routes = (
+  v1: FastifyInstance,
+  apiKeyName: (request: FastifyRequest) => string,
+) => void;
+
+/** What the integration API lends other modules. */
+export interface Integration {
+  /** Checks each new job inside its transaction, and hears of it after commit (issue 5 tasks). */
+  addJobHooks(hooks: JobHooks): void;
+  /** Registers further `/api/v1` routes (e.g. the exception desk's conversations). */
+  registerApiV1(routes: ApiV1Routes): Promise<void>;
+}
+
 /**
  * The assistant's integration API (issue 6): OpenAPI at /docs, `/api/v1` guarded by API keys,
  * the admin routes of the route table, and the webhook worker when ASSISTANT_WEBHOOK_URL is set.
@@ -51,14 +60,10 @@ export async function registerIntegration(
     db: Database;
     bus: Bus;
     config: Config;
-    /** Further /api/v1 routes (the exception desk's conversations), behind the same API keys. */
-    extendV1?: (v1: FastifyInstance, apiKeyName: (request: FastifyRequest) => string) => void;
-    /** Checks a new job inside its transaction, and hears of it after commit (issue 5 tasks). */
-    jobHooks?: JobHooks;
     /** The realtime hub: new jobs go straight to waiting technicians (the direct hand-off). */
     dispatcher?: Pick<RealtimeHub, 'enqueue' | 'announce'>;
   },
-): Promise<void> {
+): Promise<Integration> {
   const { api, db, bus, config } = deps;
   await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
 
@@ -77,29 +82,37 @@ export async function registerIntegration(
       : null;
   const apiKeys = createApiKeysService(db);
   const outbox = createOutboxRepository(db);
+  const deliveries = createDeliveriesService({ db, outbox, onRedelivery: () => worker?.nudge() });
+  const jobHooks: JobHooks[] = [];
   const service = createIntegrationJobsService({
     db,
     bus,
     onEvent: () => worker?.nudge(),
-    ...(deps.jobHooks ? { hooks: deps.jobHooks } : {}),
+    hooks: jobHooks,
     ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
   });
+
+  const keyOf = (apiKey: RequestApiKey | null): RequestApiKey => {
+    if (!apiKey) {
+      throw unauthorized('This API needs an API key.');
+    }
+    return apiKey;
+  };
+  app.decorateRequest('apiKey', null);
+  /** An `/api/v1` scope: every request carries its API key, read before the body is parsed. */
+  const apiKeyScope = (plugin: FastifyInstance) => {
+    const v1 = plugin.withTypeProvider<ZodTypeProvider>();
+    // Before the body is parsed: a stranger learns nothing about the schemas.
+    v1.addHook('onRequest', async (request) => {
+      request.apiKey = await apiKeys.authenticate(request.headers.authorization);
+    });
+    return v1;
+  };
 
   // ------------------------------------------------------------------ /api/v1 (API keys)
   await app.register(
     (plugin) => {
-      const v1 = plugin.withTypeProvider<ZodTypeProvider>();
-      v1.decorateRequest('apiKey', null);
-      // Before the body is parsed: a stranger learns nothing about the schemas.
-      v1.addHook('onRequest', async (request) => {
-        request.apiKey = await apiKeys.authenticate(request.headers.authorization);
-      });
-      const keyOf = (apiKey: RequestApiKey | null): RequestApiKey => {
-        if (!apiKey) {
-          throw unauthorized('This API needs an API key.');
-        }
-        return apiKey;
-      };
+      const v1 = apiKeyScope(plugin);
 
       v1.post(
         '/jobs',
@@ -209,7 +222,6 @@ export async function registerIntegration(
           };
         },
       );
-      deps.extendV1?.(v1, (request) => keyOf(request.apiKey).name);
       return Promise.resolve();
     },
     { prefix: '/api/v1' },
@@ -273,50 +285,11 @@ export async function registerIntegration(
     },
     async (request) => {
       const { eventId } = request.params;
-      const row = await db.transaction().execute(async (trx) => {
-        const before = await outbox.findDelivery(eventId, trx);
-        // This node records deliveries only when it has a webhook (openDatabase, migration 015).
-        const setting = await sql<{ value: string | null }>`
-          select current_setting(${WEBHOOK_DELIVERIES_SETTING}, true) as value`.execute(trx);
-        if (setting.rows[0]?.value !== 'on') {
-          throw conflict(
-            'No webhook is configured (ASSISTANT_WEBHOOK_URL is unset): there is nothing to deliver to; the event is in the pull feed.',
-          );
-        }
-        if (!before) {
-          throw notFound(`No outbox event with the id '${eventId}'.`);
-        }
-        if (!(await outbox.redeliver(eventId, trx))) {
-          throw conflict(
-            `The event ${eventId} is still pending delivery (attempt ${before.attempts}): it needs no redelivery.`,
-          );
-        }
-        await recordAudit(
-          trx,
-          {
-            action: 'integration.webhook.redeliver',
-            outcome: 'success',
-            actorId: request.user?.id ?? null,
-            actorEmail: request.user?.email ?? null,
-            resourceType: 'outbox-event',
-            resourceId: eventId,
-            statusCode: 200,
-            details: {
-              type: before.type,
-              jobId: before.job_id,
-              previousState: before.dead_at ? 'dead' : 'delivered',
-              previousAttempts: before.attempts,
-            },
-          },
-          requestOrigin(request),
-        );
-        return outbox.findDelivery(eventId, trx);
+      return deliveries.redeliver(eventId, {
+        userId: request.user?.id ?? null,
+        email: request.user?.email ?? null,
+        origin: requestOrigin(request),
       });
-      worker?.nudge();
-      if (!row) {
-        throw notFound(`No outbox event with the id '${eventId}'.`);
-      }
-      return toDeliveryView(row);
     },
   );
 
@@ -327,4 +300,19 @@ export async function registerIntegration(
     });
     app.addHook('onClose', () => worker.stop());
   }
+
+  return {
+    addJobHooks(hooks) {
+      jobHooks.push(hooks);
+    },
+    async registerApiV1(routes) {
+      await app.register(
+        (plugin) => {
+          routes(apiKeyScope(plugin), (request) => keyOf(request.apiKey).name);
+          return Promise.resolve();
+        },
+        { prefix: '/api/v1' },
+      );
+    },
+  };
 }

@@ -7,9 +7,10 @@ import type { DB } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { createJobsRepository, type JobRow } from '../jobs/repository.ts';
-import type { Enqueued, RealtimeHub } from '../realtime/hub.ts';
+import type { Enqueued } from '../realtime/dispatch.ts';
+import type { RealtimeHub } from '../realtime/hub.ts';
 import type { Origin, RequestApiKey } from './api-keys.ts';
-import { recordJobEvent } from './outbox.ts';
+import { recordJobEvent } from '../jobs/events.ts';
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
@@ -51,7 +52,8 @@ export function createIntegrationJobsService(deps: {
   bus: Bus;
   /** Called after a commit that wrote outbox events (the webhook worker looks sooner). */
   onEvent?: () => void;
-  hooks?: JobHooks;
+  /** Other modules' hooks (the exception desk's tasks), run in the order they were added. */
+  hooks?: readonly JobHooks[];
   /**
    * The realtime hub: a new job goes straight to a waiting technician in the create transaction
    * (the direct hand-off) and its frame after commit. Without it, jobs are queued and announced.
@@ -61,8 +63,7 @@ export function createIntegrationJobsService(deps: {
   const { db, bus } = deps;
   const jobs = createJobsRepository(db);
 
-  const byKey = (key: string) =>
-    db.selectFrom('jobs').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  const byKey = (key: string) => jobs.findByIdempotencyKey(key);
 
   async function replay(
     existing: JobRow,
@@ -118,7 +119,10 @@ export function createIntegrationJobsService(deps: {
           // With the hub, a waiting technician may get the job in this very statement.
           const handed = deps.dispatcher ? await deps.dispatcher.enqueue(newJob, trx) : null;
           const stored = handed ? withoutTaker(handed) : await jobs.enqueue(newJob, trx);
-          const row = await (deps.hooks?.attach(trx, stored) ?? stored);
+          let row = stored;
+          for (const hook of deps.hooks ?? []) {
+            row = await hook.attach(trx, row);
+          }
           await recordAudit(
             trx,
             {
@@ -153,7 +157,9 @@ export function createIntegrationJobsService(deps: {
       } else {
         await bus.publish('jobs.available', { queues: [job.queue] });
       }
-      await deps.hooks?.created(job);
+      for (const hook of deps.hooks ?? []) {
+        await hook.created(job);
+      }
       deps.onEvent?.();
       return { job, created: true };
     },
@@ -169,12 +175,7 @@ export function createIntegrationJobsService(deps: {
     /** Cancels a queued or assigned job; 409 when it is already finished. */
     async cancel(id: string, apiKey: RequestApiKey, origin: Origin): Promise<JobRow> {
       const { job, previous } = await db.transaction().execute(async (trx) => {
-        const before = await trx
-          .selectFrom('jobs')
-          .selectAll()
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst();
+        const before = await jobs.lockById(id, trx);
         if (!before) {
           throw notFound(`No job with the id '${id}'.`);
         }

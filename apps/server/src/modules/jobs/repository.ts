@@ -200,6 +200,25 @@ export function createJobsRepository(db: Database) {
     findById(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
       return trx.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
     },
+
+    /** A job, locked until the caller's transaction ends (a cancel reads its state under it). */
+    lockById(jobId: string, trx: Transaction<DB>): Promise<JobRow | undefined> {
+      return trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', jobId)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    /** The job an `Idempotency-Key` created, if any (`POST /api/v1/jobs`). */
+    findByIdempotencyKey(key: string, trx: Executor = db): Promise<JobRow | undefined> {
+      return trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+    },
   };
 }
 

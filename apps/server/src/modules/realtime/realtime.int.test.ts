@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
 import { annotationData, openSocket, type TestSocket } from '../../test/socket-client.ts';
 import { createJobsRepository, TECHNICIAN_LEFT } from '../jobs/repository.ts';
-import { STALE_SUBMISSION_MESSAGE } from './hub.ts';
+import { STALE_SUBMISSION_MESSAGE } from './submission.ts';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
 

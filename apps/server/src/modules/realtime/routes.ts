@@ -4,6 +4,7 @@ import {
   DUPLICATE_SESSION_CLOSE_CODE,
   DUPLICATE_SESSION_MESSAGE,
   type SessionActionResult,
+  SOCKET_PATHS,
   type SessionSource,
 } from '@loopdesk/contracts/realtime.ts';
 import type { Privilege } from '@loopdesk/contracts/privileges.ts';
@@ -25,12 +26,6 @@ const SOCKET_PRIVILEGE: Readonly<Record<SessionSource, Privilege>> = {
   federated: 'jobs:federated:perform',
   exceptions: 'jobs:exception:perform',
   priority: 'jobs:federated:perform',
-};
-
-const SOCKET_PATHS: Readonly<Record<SessionSource, string>> = {
-  federated: '/ws/federated',
-  exceptions: '/ws/exceptions',
-  priority: '/ws/priority',
 };
 
 /** The technician sockets: the access token travels as the sub-protocol. */

@@ -73,12 +73,14 @@ export function createSessionsRepository(db: Database, staleMs: number) {
         .execute();
     },
 
+    /** Records a socket's session state and the job it holds, in a transaction when given. */
     async setState(
       connectionId: string,
       state: SessionState,
       currentJobId: string | null,
+      trx: Executor = db,
     ): Promise<void> {
-      await db
+      await trx
         .updateTable('technician_sessions')
         .set({
           state,

@@ -59,7 +59,10 @@ export default fp(
         return checkSubmission({ type: job.type, data: payload, contextMenu }, type, data);
       },
     } satisfies Workbench);
+    // Every socket submission meets the workbench rules of the job it answers.
+    app.hub.addSubmissionCheck((job, type, data) => app.workbench.checkSubmission(job, type, data));
     await registerQuinnRoutes(app, { api: app.api, db: app.db, service });
   },
-  { name: 'workbench', dependencies: ['platform'] },
+  // After the integration API, whose OpenAPI document lists /api/v1/requests.
+  { name: 'workbench', dependencies: ['platform', 'realtime', 'integration'] },
 );

@@ -3,8 +3,10 @@ import { sql } from 'kysely';
 import { freshPostgresDatabase } from '../../test/processes.ts';
 import { openDatabase, PREPARED, type DatabaseHandle } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+// The database's own test drives the statements of the job lifecycle it serves (tests only, which
+// the platform zone of eslint.config.js leaves out: platform code imports no module).
 import { createJobsRepository } from '../../modules/jobs/repository.ts';
-import { recordJobEvent } from '../../modules/integration/outbox.ts';
+import { recordJobEvent } from '../../modules/jobs/events.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 

@@ -4,13 +4,19 @@ import {
   ADMIN_CLOSE_MESSAGE,
   DUPLICATE_SESSION_CLOSE_CODE,
   DUPLICATE_SESSION_MESSAGE,
+  ERROR_EVENT,
   JOB_EVENT_TYPES,
+  PING_EVENT,
+  PONG_EVENT,
   PORTAL_SOURCE,
   QUINN_DATASCHEMA,
   RPA_DATASCHEMA,
   SESSION_EVENT_TYPES,
+  SOCKET_PATHS,
+  STATE_REQUESTS,
   type SessionSource,
 } from '@loopdesk/contracts/realtime.ts';
+import { EXCEPTION_EVENTS } from '@loopdesk/contracts/exceptions.ts';
 
 /** Connection status shown in the jobs screens' header (spec 1 §2 "off, on, closed"). */
 export type ConnectionStatus = 'off' | 'on' | 'closed';
@@ -25,20 +31,16 @@ export const NOT_OPEN_MESSAGE = 'Websocket is not open, please refresh.';
 export { DUPLICATE_SESSION_CLOSE_CODE, DUPLICATE_SESSION_MESSAGE };
 
 /** Spec 1 §4: on socket open the portal immediately requests paused. */
-export const PAUSE_REQUEST = 'technician.session.pause';
-export const ACTIVATE_REQUEST = 'technician.session.activate';
+export const PAUSE_REQUEST = STATE_REQUESTS.pause;
+export const ACTIVATE_REQUEST = STATE_REQUESTS.activate;
 /** Spec 1 §7: 'ping' is answered with 'pong'. */
-export const PING = 'ping';
-export const PONG = 'pong';
+export const PING = PING_EVENT;
+export const PONG = PONG_EVENT;
 /** The server's answer to a frame it could not use: data `{ message, eventId?, eventType? }`. */
-export const ERROR_EVENT = 'error';
+export { ERROR_EVENT };
 
 /** The socket addresses (ARCHITECTURE "Realtime work"); priority's comes from the portal config. */
-export const SOCKET_PATHS: Readonly<Record<SessionSource, string>> = {
-  federated: '/ws/federated',
-  exceptions: '/ws/exceptions',
-  priority: '/ws/priority',
-};
+export { SOCKET_PATHS };
 
 /**
  * Spec 1 §7 "Incoming events". Anything else is only logged (spec: "An unknown event type is only
@@ -48,12 +50,7 @@ export const INCOMING_EVENT_TYPES: ReadonlySet<string> = new Set<string>([
   ...Object.values(SESSION_EVENT_TYPES),
   ...JOB_EVENT_TYPES,
   ERROR_EVENT,
-  'technician.session.conversation.ended',
-  'technician.session.conversation.handedback',
-  'technician.session.conversation.added',
-  'technician.session.conversation.message.added',
-  'technician.session.conversation.switched',
-  'message.manual.responded',
+  ...Object.values(EXCEPTION_EVENTS),
 ]);
 
 const CONNECTING = 0;

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import fp from 'fastify-plugin';
+import { createJobsRepository } from '../jobs/repository.ts';
+import { createRealtimeHub, type RealtimeHub } from './hub.ts';
+import { registerSessionRoutes, registerSockets } from './routes.ts';
+import { createSessionsRepository } from './sessions-repository.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * This node's technician sockets: dispatch of new jobs (`enqueue`/`announce`), the policy of
+     * each socket kind (`usePolicy`, `port`) and the rules of submissions (`addSubmissionCheck`).
+     */
+    hub: RealtimeHub;
+  }
+}
+
+/**
+ * Realtime work: the technician sockets (`/ws/federated`, `/ws/exceptions`, `/ws/priority`),
+ * technician sessions, dispatch and submissions, and the session routes of the admins. The
+ * exception desk (modules/exceptions) gives the exceptions socket its policy; the workbench rules
+ * reach submissions through `app.hub.addSubmissionCheck`.
+ */
+export default fp(
+  async (app) => {
+    const { config, database, db, bus, tokens, sessions } = app;
+    const heartbeatMs = config.env.SOCKET_HEARTBEAT_SECONDS * 1000;
+    const sessionsRepo = createSessionsRepository(db, 3 * heartbeatMs);
+    const hub = createRealtimeHub({
+      db,
+      bus,
+      jobs: createJobsRepository(db),
+      sessions: sessionsRepo,
+      log: app.log,
+      nodeId: config.env.NODE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+      leaseMs: config.env.JOB_LEASE_SECONDS * 1000,
+      dispatchDb: database.dispatchDb,
+      maxAttempts: config.env.JOB_MAX_ATTEMPTS,
+      heartbeatMs,
+      sweepMs: config.env.LEASE_SWEEP_SECONDS * 1000,
+    });
+    await registerSockets(app, { hub, tokens, sessions });
+    hub.start();
+    app.addHook('preClose', async () => {
+      await hub.stop();
+    });
+    app.decorate('hub', hub);
+    registerSessionRoutes(app.api, { db, hub, sessionsRepo, bus });
+  },
+  { name: 'realtime', dependencies: ['platform', 'jobs'] },
+);
