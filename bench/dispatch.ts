@@ -214,7 +214,10 @@ async function loopdesk(url: string, started: Started): Promise<System> {
       });
     }),
   );
-  const data: TechniciansData = { url: `ws://127.0.0.1:${port}${SOCKET_PATHS.federated}`, tokens: tokenList };
+  const data: TechniciansData = {
+    url: `ws://127.0.0.1:${port}${SOCKET_PATHS.federated}`,
+    tokens: tokenList,
+  };
   // The process loads TypeScript as this one does.
   const technicians = fork(new URL('./technicians.ts', import.meta.url), {
     execArgv: ['--import', 'tsx'],
