@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import { BlockList, isIP } from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -9,9 +8,35 @@ import type { DatabaseHandle } from './db/database.ts';
 import { forbidden, unauthorized } from './errors.ts';
 
 /**
- * Prometheus metrics at GET /metrics (README, Operations). Everything here is read at scrape time
- * or recorded in memory: a scrape costs two small indexed queries, and nothing is written.
+ * Prometheus metrics at GET /metrics (README, Operations). Everything is read at scrape time or
+ * recorded in memory: a scrape costs a few small indexed queries, and nothing is written. The
+ * platform measures HTTP, the pools and the process; each module registers the gauges of its own
+ * tables and state on `app.metrics` (queue depths: modules/jobs; sockets: modules/realtime;
+ * outbox lag: modules/integration), so their SQL stays in their repositories.
  */
+
+/** What modules add to this app's /metrics. */
+export interface Metrics {
+  /** Where a module registers its metrics (`registers: [app.metrics.registry]`). */
+  readonly registry: Registry;
+  /**
+   * A gauge read from the database at scrape time: the reads run one after another before each
+   * scrape (a scrape holds at most one connection); a failed read leaves its gauge out of that
+   * scrape and counts in loopdesk_metrics_collect_failures_total.
+   */
+  databaseGauge<L extends string>(options: {
+    name: string;
+    help: string;
+    labelNames?: readonly L[];
+    read: (gauge: Gauge<L>) => Promise<void>;
+  }): Gauge<L>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
 
 export const METRICS_PATH = '/metrics';
 
@@ -37,13 +62,6 @@ export function observeDispatch(queue: string, queuedAt: Date | string): void {
   // Clocks of the database and this node may differ by a little: never a negative latency.
   dispatchLatency.observe({ queue }, Math.max(0, seconds));
 }
-
-/** The hub's view the socket gauge needs (the app decorates itself with the hub as `hub`). */
-interface SocketSource {
-  sockets(): Iterable<{ readonly source: string }>;
-}
-
-const SOCKET_KINDS = ['federated', 'exceptions', 'priority'] as const;
 
 /** Loopback: who reads /metrics without a token when neither variable is set. */
 const LOOPBACK = ['127.0.0.0/8', '::1'];
@@ -92,7 +110,6 @@ export const metricsPlugin = fp(
       defaultsCollected = true;
     }
     const registry = new Registry();
-    const { db } = database;
 
     const httpDuration = new Histogram({
       name: 'loopdesk_http_request_duration_seconds',
@@ -125,126 +142,27 @@ export const metricsPlugin = fp(
      * at most one connection, and the pool gauges are read before it takes any).
      */
     const databaseReads: (() => Promise<void>)[] = [];
-    /** Runs a gauge's query; a failure leaves the gauge out of this scrape rather than fail it. */
-    async function reading(gauge: Gauge, name: string, read: () => Promise<void>) {
-      try {
-        await read();
-      } catch (error) {
-        gauge.reset();
-        scrapeFailures.inc({ gauge: name });
-        app.log.warn({ err: error, gauge: name }, 'metrics: a gauge could not be read');
-      }
-    }
-
-    // Queue depths: live jobs only. Both arms are served by the partial indexes of the claim
-    // (state = 'queued') and of the lease sweep (state = 'assigned'); completed jobs, which pile
-    // up for ever, are never counted. Dead jobs are listed at GET /internal/jobs/_dead.
-    const seenQueues = new Set<string>();
-    const jobsGauge: Gauge<'queue' | 'state'> = new Gauge({
-      name: 'loopdesk_jobs',
-      help: 'Jobs waiting in (queued) or held from (assigned) each queue, counted at scrape time.',
-      labelNames: ['queue', 'state'] as const,
-      registers: [registry],
-    });
-    databaseReads.push(() =>
-      reading(jobsGauge, 'loopdesk_jobs', async () => {
-        const rows = await db
-          .selectFrom('jobs')
-          .select(['queue', sql<string>`'queued'`.as('state'), sql<number>`count(*)`.as('n')])
-          .where('state', '=', 'queued')
-          .groupBy('queue')
-          .unionAll(
-            db
-              .selectFrom('jobs')
-              .select(['queue', sql<string>`'assigned'`.as('state'), sql<number>`count(*)`.as('n')])
-              .where('state', '=', 'assigned')
-              .groupBy('queue'),
-          )
-          .execute();
-        // A queue seen once shows 0 when it empties, rather than vanishing from the graph.
-        for (const row of rows) {
-          seenQueues.add(row.queue);
-        }
-        jobsGauge.reset();
-        for (const queue of seenQueues) {
-          jobsGauge.set({ queue, state: 'queued' }, 0);
-          jobsGauge.set({ queue, state: 'assigned' }, 0);
-        }
-        for (const row of rows) {
-          jobsGauge.set({ queue: row.queue, state: row.state }, Number(row.n));
-        }
-      }),
-    );
-
-    // Outbox lag. The pull feed's readers keep their cursor to themselves, so the server cannot
-    // know how far behind they are; what it does know is the webhook: an event is late while its
-    // delivery is neither delivered nor dead. The lag is the age of the oldest such event (0 when
-    // none, or when this deployment has no webhook). Served by the partial index of due deliveries.
-    const outboxLag: Gauge = new Gauge({
-      name: 'loopdesk_outbox_lag_seconds',
-      help: 'Age of the oldest outbox event whose webhook delivery is still pending (0 when none).',
-      registers: [registry],
-    });
-    databaseReads.push(() =>
-      reading(outboxLag, 'loopdesk_outbox_lag_seconds', async () => {
-        const row = await db
-          .selectFrom('webhook_deliveries as d')
-          .innerJoin('outbox_events as e', 'e.id', 'd.event_id')
-          .select(
-            sql<number>`coalesce(extract(epoch from now() - min(e.created_at)), 0)::float8`.as(
-              'lag',
-            ),
-          )
-          .where('d.delivered_at', 'is', null)
-          .where('d.dead_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        outboxLag.set(Math.max(0, Number(row.lag)));
-      }),
-    );
-    const deliveries: Gauge<'state'> = new Gauge({
-      name: 'loopdesk_webhook_deliveries',
-      help: 'Webhook deliveries still pending (retries included) and dead (awaiting an admin redelivery).',
-      labelNames: ['state'] as const,
-      registers: [registry],
-    });
-    databaseReads.push(() =>
-      reading(deliveries, 'loopdesk_webhook_deliveries', async () => {
-        const row = await db
-          .selectFrom('webhook_deliveries')
-          .select([
-            sql<number>`count(*) filter (where delivered_at is null and dead_at is null)`.as(
-              'pending',
-            ),
-            sql<number>`count(*) filter (where dead_at is not null)`.as('dead'),
-          ])
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('delivered_at', 'is', null), eb('dead_at', 'is', null)]),
-              eb('dead_at', 'is not', null),
-            ]),
-          )
-          .executeTakeFirstOrThrow();
-        deliveries.set({ state: 'pending' }, Number(row.pending));
-        deliveries.set({ state: 'dead' }, Number(row.dead));
-      }),
-    );
-
-    const sockets: Gauge<'kind'> = new Gauge({
-      name: 'loopdesk_sockets_open',
-      help: "Technician sockets open on this node, by kind (the socket's path).",
-      labelNames: ['kind'] as const,
-      registers: [registry],
-      collect: () => {
-        const counts = new Map<string, number>(SOCKET_KINDS.map((kind) => [kind, 0]));
-        const hub: SocketSource | null = app.hasDecorator('hub') ? app.hub : null;
-        for (const conn of hub?.sockets() ?? []) {
-          counts.set(conn.source, (counts.get(conn.source) ?? 0) + 1);
-        }
-        for (const [kind, count] of counts) {
-          sockets.set({ kind }, count);
-        }
+    app.decorate('metrics', {
+      registry,
+      databaseGauge({ name, help, labelNames, read }) {
+        const gauge = new Gauge({
+          name,
+          help,
+          labelNames: labelNames ?? [],
+          registers: [registry],
+        });
+        databaseReads.push(async () => {
+          try {
+            await read(gauge);
+          } catch (error) {
+            gauge.reset();
+            scrapeFailures.inc({ gauge: name });
+            app.log.warn({ err: error, gauge: name }, 'metrics: a gauge could not be read');
+          }
+        });
+        return gauge;
       },
-    });
+    } satisfies Metrics);
 
     const poolConnections: Gauge<'pool' | 'state'> = new Gauge({
       name: 'loopdesk_db_pool_connections',

@@ -34,5 +34,5 @@ export default fp(
     });
     app.decorate('integration', integration);
   },
-  { name: 'integration', dependencies: ['platform', 'jobs', 'realtime'] },
+  { name: 'integration', dependencies: ['platform', 'metrics', 'jobs', 'realtime'] },
 );

@@ -71,6 +71,37 @@ export function toDeliveryView(row: DeliveryJoin): WebhookDeliveryView {
 
 /** Reads of the outbox: the pull feed and the delivery state admins see. */
 export function createOutboxRepository(db: Database) {
+  /**
+   * The webhook's backlog (the metrics): deliveries still pending (retries included), dead ones,
+   * and the age in seconds of the oldest event whose delivery is pending (0 when none). Served by
+   * the partial index of due deliveries.
+   */
+  async function deliveryBacklog(): Promise<{ pending: number; dead: number; lagSeconds: number }> {
+    const row = await db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('outbox_events as e', 'e.id', 'd.event_id')
+      .select([
+        sql<string>`count(*) filter (where d.delivered_at is null and d.dead_at is null)`.as(
+          'pending',
+        ),
+        sql<string>`count(*) filter (where d.dead_at is not null)`.as('dead'),
+        sql<number>`coalesce(extract(epoch from now() - min(e.created_at) filter (where d.delivered_at is null and d.dead_at is null)), 0)::float8`.as(
+          'lag',
+        ),
+      ])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('d.delivered_at', 'is', null), eb('d.dead_at', 'is', null)]),
+          eb('d.dead_at', 'is not', null),
+        ]),
+      )
+      .executeTakeFirstOrThrow();
+    return {
+      pending: Number(row.pending),
+      dead: Number(row.dead),
+      lagSeconds: Math.max(0, Number(row.lag)),
+    };
+  }
   const deliveries = () =>
     db
       .selectFrom('webhook_deliveries as d')
@@ -79,6 +110,7 @@ export function createOutboxRepository(db: Database) {
       .select(['e.cursor', 'e.txid', 'e.type', 'e.job_id', 'e.conversation_id', 'e.created_at']);
 
   return {
+    deliveryBacklog,
     /** Events after a feed position, in feed order, from finished transactions only. */
     async feed(after: string | undefined, limit: number): Promise<OutboxEventRow[]> {
       const position = parseFeedPosition(after);

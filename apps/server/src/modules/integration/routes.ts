@@ -19,6 +19,7 @@ import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-ke
 import { createDeliveriesService } from './deliveries.ts';
 import { registerOpenApi } from './openapi.ts';
 import { toJobView } from '../jobs/events.ts';
+import { registerOutboxMetrics } from './metrics.ts';
 import { createOutboxRepository, feedPosition, toDeliveryView, toOutboxEvent } from './outbox.ts';
 import { createIntegrationJobsService, type JobHooks } from './service.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
@@ -82,6 +83,7 @@ export async function registerIntegration(
       : null;
   const apiKeys = createApiKeysService(db);
   const outbox = createOutboxRepository(db);
+  registerOutboxMetrics(app, outbox);
   const deliveries = createDeliveriesService({ db, outbox, onRedelivery: () => worker?.nudge() });
   const jobHooks: JobHooks[] = [];
   const service = createIntegrationJobsService({

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { registerJobMetrics } from './metrics.ts';
 import { registerQueueRoutes } from './routes.ts';
 
 /**
@@ -10,7 +11,8 @@ import { registerQueueRoutes } from './routes.ts';
 export default fp(
   (app) => {
     registerQueueRoutes(app.api, app.db, app.bus);
+    registerJobMetrics(app);
     return Promise.resolve();
   },
-  { name: 'jobs', dependencies: ['platform'] },
+  { name: 'jobs', dependencies: ['platform', 'metrics'] },
 );

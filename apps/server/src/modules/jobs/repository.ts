@@ -27,6 +27,36 @@ export interface NewJob {
 /** SQL over the jobs table. Every function takes an optional transaction. */
 export function createJobsRepository(db: Database) {
   return {
+    /**
+     * Live jobs by queue: queued, and assigned to a technician (the metrics' queue depths). Both
+     * arms are served by the partial indexes of the claim (state = 'queued') and of the lease
+     * sweep (state = 'assigned'); completed jobs, which pile up for ever, are never counted.
+     */
+    async liveCounts(): Promise<{ queue: string; state: 'queued' | 'assigned'; n: number }[]> {
+      const rows = await db
+        .selectFrom('jobs')
+        .select([
+          'queue',
+          sql<'queued' | 'assigned'>`'queued'`.as('state'),
+          sql<string>`count(*)`.as('n'),
+        ])
+        .where('state', '=', 'queued')
+        .groupBy('queue')
+        .unionAll(
+          db
+            .selectFrom('jobs')
+            .select([
+              'queue',
+              sql<'queued' | 'assigned'>`'assigned'`.as('state'),
+              sql<string>`count(*)`.as('n'),
+            ])
+            .where('state', '=', 'assigned')
+            .groupBy('queue'),
+        )
+        .execute();
+      return rows.map((row) => ({ queue: row.queue, state: row.state, n: Number(row.n) }));
+    },
+
     async enqueue(job: NewJob, trx: Executor = db): Promise<JobRow> {
       return trx
         .insertInto('jobs')

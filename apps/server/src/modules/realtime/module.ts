@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
+import { Gauge } from 'prom-client';
+import { SOCKET_PATHS, type SessionSource } from '@loopdesk/contracts/realtime.ts';
 import { createJobsRepository } from '../jobs/repository.ts';
 import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { registerSessionRoutes, registerSockets } from './routes.ts';
@@ -46,7 +48,24 @@ export default fp(
       await hub.stop();
     });
     app.decorate('hub', hub);
+    const sockets: Gauge<'kind'> = new Gauge({
+      name: 'loopdesk_sockets_open',
+      help: "Technician sockets open on this node, by kind (the socket's path).",
+      labelNames: ['kind'] as const,
+      registers: [app.metrics.registry],
+      collect: () => {
+        const counts = new Map(
+          (Object.keys(SOCKET_PATHS) as SessionSource[]).map((kind) => [kind, 0]),
+        );
+        for (const conn of hub.sockets()) {
+          counts.set(conn.source, (counts.get(conn.source) ?? 0) + 1);
+        }
+        for (const [kind, count] of counts) {
+          sockets.set({ kind }, count);
+        }
+      },
+    });
     registerSessionRoutes(app.api, { db, hub, sessionsRepo, bus });
   },
-  { name: 'realtime', dependencies: ['platform', 'jobs'] },
+  { name: 'realtime', dependencies: ['platform', 'metrics', 'jobs'] },
 );
