@@ -44,7 +44,9 @@ describe('technician sessions over WebSockets', () => {
   beforeAll(async () => {
     t = await startTestApp({
       listen: true,
-      env: { SOCKET_HEARTBEAT_SECONDS: '0.2', LEASE_SWEEP_SECONDS: '0.1' },
+      // A second of heartbeat: a socket is closed after two seconds of silence, which a loaded CI
+      // machine's pauses do not reach (at 0.2 s a starved test client's pong came too late).
+      env: { SOCKET_HEARTBEAT_SECONDS: '1', LEASE_SWEEP_SECONDS: '0.1' },
     });
     ann = await tokenForRoles(t, 'ann@example.test', ['annotator']);
     ben = await tokenForRoles(t, 'ben@example.test', ['annotator']);
