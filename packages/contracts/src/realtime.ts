@@ -21,9 +21,26 @@ export const ADMIN_CLOSE_MESSAGE = 'Your session was closed by an administrator.
 
 /** `source` of every portal event (spec 1 §3 "Event envelope"). */
 export const PORTAL_SOURCE = '/portal';
-/** Data schemas named by spec 1 §7: 'quinn.json' in its 20200718 version, and an rpa schema. */
-export const QUINN_DATASCHEMA = 'quinn.json#20200718';
-export const RPA_DATASCHEMA = 'rpa.json';
+/**
+ * The data schemas named by spec 1 §7 ('quinn.json' in its 20200718 version, and an rpa schema),
+ * as the paths where Loopdesk serves them. A frame's `dataschema` is the absolute URI (CloudEvents
+ * 1.0 types it URI, RFC 3986 §4.3) of one of them at the server's public origin.
+ */
+export const DATASCHEMAS = {
+  quinn: '/schemas/20200718/quinn.json',
+  rpa: '/schemas/rpa.json',
+} as const;
+export type DataschemaName = keyof typeof DATASCHEMAS;
+
+/** The data schema of a frame type: the rpa schema for RPA jobs and submissions, else quinn.json. */
+export function dataschemaOf(type: string): DataschemaName {
+  return type.startsWith('rpa.') || type.startsWith('robot-process-automation.') ? 'rpa' : 'quinn';
+}
+
+/** The `dataschema` of a frame of this type sent by or to the server at `origin`. */
+export function dataschemaUri(origin: string, type: string): string {
+  return `${origin.replace(/\/$/, '')}${DATASCHEMAS[dataschemaOf(type)]}`;
+}
 
 /** Server → portal job events, one per job type. */
 export const JOB_EVENT_TYPES = [

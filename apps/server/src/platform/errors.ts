@@ -11,16 +11,50 @@ export class AppError extends Error {
     readonly statusCode: Status,
     message: string,
     readonly details?: ErrorBody['details'],
+    /** The `WWW-Authenticate` challenge a 401 (or a 403 for a missing privilege) carries. */
+    readonly challenge?: BearerChallenge,
   ) {
     super(message);
     this.name = 'AppError';
   }
 }
 
+/**
+ * A Bearer challenge (RFC 6750 §3): `error` is absent when no credentials were sent,
+ * `invalid_request` for a malformed Authorization header, `invalid_token` for a token that is
+ * not valid (unknown, expired, revoked, ended session), `insufficient_scope` for a missing
+ * privilege.
+ */
+export interface BearerChallenge {
+  readonly realm?: string;
+  readonly error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+  /** The privileges needed, for `insufficient_scope`. */
+  readonly scope?: readonly string[];
+}
+
+/** The realm of Loopdesk's challenges unless one names its own. */
+export const DEFAULT_REALM = 'loopdesk';
+
+/** The `WWW-Authenticate` header value of a challenge: `Bearer realm="…", error="…"`. */
+export function bearerChallenge(challenge: BearerChallenge): string {
+  const params = [`realm="${challenge.realm ?? DEFAULT_REALM}"`];
+  if (challenge.error) {
+    params.push(`error="${challenge.error}"`);
+  }
+  if (challenge.scope?.length) {
+    params.push(`scope="${challenge.scope.join(' ')}"`);
+  }
+  return `Bearer ${params.join(', ')}`;
+}
+
 export const badRequest = (message: string, details?: ErrorBody['details']) =>
   new AppError(400, message, details);
-export const unauthorized = (message: string) => new AppError(401, message);
-export const forbidden = (message: string) => new AppError(403, message);
+/** A 401: every one carries a Bearer challenge (RFC 9110 §15.5.2, RFC 6750 §3). */
+export const unauthorized = (message: string, challenge: BearerChallenge = {}) =>
+  new AppError(401, message, undefined, challenge);
+/** A 403; `challenge` when what is missing is a privilege (`insufficient_scope`). */
+export const forbidden = (message: string, challenge?: BearerChallenge) =>
+  new AppError(403, message, undefined, challenge);
 export const notFound = (message: string) => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
 
@@ -44,6 +78,9 @@ export const errorsPlugin = fp(
   (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
+        if (error.challenge) {
+          void reply.header('www-authenticate', bearerChallenge(error.challenge));
+        }
         return reply
           .status(error.statusCode)
           .send(errorBody(error.statusCode, error.message, error.details));

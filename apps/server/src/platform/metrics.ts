@@ -203,9 +203,9 @@ export const metricsPlugin = fp(
           const presented = /^Bearer (.+)$/i.exec(header)?.[1] ?? '';
           // Compared as digests: equal lengths, and no timing hint about the token.
           if (!tokenDigest || !timingSafeEqual(sha256(presented), tokenDigest)) {
-            void reply.header('www-authenticate', 'Bearer realm="metrics"');
             throw unauthorized(
               'The metrics token is not valid: send METRICS_TOKEN as a bearer token.',
+              { realm: 'metrics', error: 'invalid_token' },
             );
           }
         } else {
@@ -217,8 +217,9 @@ export const metricsPlugin = fp(
             request.headers.forwarded !== undefined;
           if (relayed || !peer || !allowed.check(peer.address, peer.type)) {
             if (tokenDigest) {
-              void reply.header('www-authenticate', 'Bearer realm="metrics"');
-              throw unauthorized('Send METRICS_TOKEN as a bearer token to read the metrics.');
+              throw unauthorized('Send METRICS_TOKEN as a bearer token to read the metrics.', {
+                realm: 'metrics',
+              });
             }
             throw forbidden(
               `Metrics are served only to the addresses in METRICS_ALLOW (loopback by default) or with METRICS_TOKEN; this request came from ${relayed ? 'behind a proxy' : (peer?.address ?? 'an unknown address')}.`,

@@ -36,6 +36,8 @@ export interface TestApp {
 export async function startTestApp(
   options: {
     listen?: boolean;
+    /** The host of PUBLIC_URL (the app listens on 127.0.0.1 whatever it says). */
+    publicHost?: string;
     env?: Record<string, string>;
     /** Pino options (e.g. a stream to read the log); silent when absent. */
     logger?: Record<string, unknown>;
@@ -54,7 +56,7 @@ export async function startTestApp(
     {
       NODE_ENV: 'test',
       PORT: String(port || 8080),
-      PUBLIC_URL: `http://127.0.0.1:${port || 8080}`,
+      PUBLIC_URL: `http://${options.publicHost ?? '127.0.0.1'}:${port || 8080}`,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
       WEB_DIST: '/nonexistent-web-dist',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { PING_EVENT, PONG_EVENT } from '@loopdesk/contracts/realtime.ts';
+import { frameProblem } from './frame-check.ts';
 
 export interface ReceivedEvent {
   type: string;
@@ -19,6 +20,8 @@ export interface TestSocket {
   sendRaw(frame: string): void;
   closed: Promise<{ code: number; reason: string }>;
   received: ReceivedEvent[];
+  /** Frames that were not valid CloudEvents or whose data did not match their dataschema. */
+  invalid: string[];
 }
 
 /** Opens a socket with the access token as sub-protocol; rejects with the HTTP status if refused. */
@@ -36,8 +39,14 @@ export function openSocket(
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
   });
+  const invalid: string[] = [];
+  const origin = new URL(baseUrl).origin;
   ws.on('message', (raw: Buffer) => {
     const event = JSON.parse(raw.toString()) as ReceivedEvent;
+    const problem = frameProblem(origin, event as unknown as Record<string, unknown>);
+    if (problem) {
+      invalid.push(problem);
+    }
     if (event.type === PING_EVENT && options.answerPings !== false) {
       ws.send(
         JSON.stringify({
@@ -73,9 +82,15 @@ export function openSocket(
   const socket: TestSocket = {
     ws,
     received,
+    invalid,
     closed,
     next(type, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
+        // Every frame the server sent so far was a valid CloudEvent matching its dataschema.
+        if (invalid.length > 0) {
+          reject(new Error(`the server sent invalid frames: ${invalid.join('; ')}`));
+          return;
+        }
         const timer = setTimeout(
           () =>
             reject(

@@ -1,4 +1,4 @@
-import type { CloudEvent } from '@loopdesk/contracts/realtime.ts';
+import { dataschemaUri, type CloudEvent } from '@loopdesk/contracts/realtime.ts';
 import type { SocketLike } from '../lib/socket/technician-socket.ts';
 
 /** A sent or received event as the tests read it. */
@@ -77,7 +77,7 @@ export class FakeSocket implements SocketLike {
         type,
         source: '/portal',
         datacontenttype: 'application/json',
-        dataschema: 'quinn.json#20200718',
+        dataschema: dataschemaUri('http://portal.test', type),
         data,
       }),
     );

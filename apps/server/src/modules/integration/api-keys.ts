@@ -160,17 +160,20 @@ export function createApiKeysService(db: Database) {
       }
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match?.[1]) {
-        throw unauthorized('The Authorization header must be "Bearer ldk_…" with an API key.');
+        throw unauthorized('The Authorization header must be "Bearer ldk_…" with an API key.', {
+          error: 'invalid_request',
+        });
       }
       const token = match[1];
       if (!token.startsWith(API_KEY_PREFIX)) {
         throw unauthorized(
           'This is not an API key: /api/v1 takes an API key (ldk_…) created by an admin, not a staff access token.',
+          { error: 'invalid_token' },
         );
       }
       const parts = API_KEY_PATTERN.exec(token);
       if (!parts?.[1] || !parts[2]) {
-        throw unauthorized(INVALID_KEY);
+        throw unauthorized(INVALID_KEY, { error: 'invalid_token' });
       }
       const row = await db
         .selectFrom('api_keys')
@@ -179,11 +182,12 @@ export function createApiKeysService(db: Database) {
         .executeTakeFirst();
       const presented = Buffer.from(sha256(parts[2]), 'hex');
       if (!row || !timingSafeEqual(presented, Buffer.from(row.secret_hash, 'hex'))) {
-        throw unauthorized(INVALID_KEY);
+        throw unauthorized(INVALID_KEY, { error: 'invalid_token' });
       }
       if (row.revoked_at) {
         throw unauthorized(
           `This API key was revoked on ${row.revoked_at.toISOString()}: ask an admin for a new one.`,
+          { error: 'invalid_token' },
         );
       }
       return { id: row.id, name: row.name, prefix: row.prefix };

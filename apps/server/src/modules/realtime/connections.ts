@@ -4,11 +4,11 @@ import type { z } from 'zod';
 import type { WebSocket } from 'ws';
 import {
   CloudEvent,
+  dataschemaUri,
   ERROR_EVENT,
   MAX_FRAME_BYTES,
   PING_EVENT,
   PORTAL_SOURCE,
-  QUINN_DATASCHEMA,
   SESSION_EVENT_TYPES,
   type SessionSource,
   type SessionState,
@@ -33,6 +33,8 @@ export interface Connection {
   readonly socket: WebSocket;
   /** Where the technician connects from, for the audit trail. */
   readonly ip: string | null;
+  /** The server's public origin: frames name their data schema there. */
+  readonly origin: string;
   state: SessionState;
   waitingSince: number;
   job: JobRow | null;
@@ -65,12 +67,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], prefix = 'da
 }
 
 /** Sends one CloudEvents frame to an open socket; a closing socket gets nothing. */
-export function send(
-  conn: Connection,
-  type: string,
-  data: unknown,
-  dataschema = QUINN_DATASCHEMA,
-): void {
+export function send(conn: Connection, type: string, data: unknown): void {
   if (conn.closed || conn.socket.readyState !== conn.socket.OPEN) {
     return;
   }
@@ -81,7 +78,7 @@ export function send(
     source: PORTAL_SOURCE,
     time: new Date().toISOString(),
     datacontenttype: 'application/json',
-    dataschema,
+    dataschema: dataschemaUri(conn.origin, type),
     data,
   };
   conn.socket.send(JSON.stringify(event));
@@ -148,6 +145,8 @@ export function attachSocket(
     sessions: SessionsRepository;
     log: FastifyBaseLogger;
     nodeId: string;
+    /** The server's public origin (PUBLIC_URL). */
+    origin: string;
     connections: Map<string, Connection>;
     handlers: ConnectionHandlers;
   },
@@ -166,6 +165,7 @@ export function attachSocket(
     source,
     socket,
     ip,
+    origin: deps.origin,
     state: 'paused',
     waitingSince: 0,
     job: null,

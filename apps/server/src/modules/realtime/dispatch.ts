@@ -1,11 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { QueueName } from '@loopdesk/contracts/jobs.ts';
-import {
-  QUINN_DATASCHEMA,
-  RPA_DATASCHEMA,
-  type SessionSource,
-  type SessionState,
-} from '@loopdesk/contracts/realtime.ts';
+import { type SessionSource, type SessionState } from '@loopdesk/contracts/realtime.ts';
 import type { BusMessages } from '../../platform/bus.ts';
 import { observeDispatch } from '../../platform/metrics.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -138,12 +133,7 @@ export function createDispatch(ctx: HubContext) {
       typeof job.payload === 'object' && job.payload !== null
         ? job.payload
         : { value: job.payload };
-    send(
-      conn,
-      job.type,
-      { ...payload, jobId: job.id, tenant: job.tenant },
-      job.type.startsWith('robot-process-automation') ? RPA_DATASCHEMA : QUINN_DATASCHEMA,
-    );
+    send(conn, job.type, { ...payload, jobId: job.id, tenant: job.tenant });
   }
 
   /**

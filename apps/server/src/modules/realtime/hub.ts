@@ -36,6 +36,8 @@ export interface HubOptions {
   sessions: SessionsRepository;
   log: FastifyBaseLogger;
   nodeId: string;
+  /** The server's public origin (PUBLIC_URL): frames name their data schemas there. */
+  origin: string;
   leaseMs: number;
   /** The dispatch lane for claims (DatabaseHandle.dispatchDb); `db` when absent. */
   dispatchDb?: Database;
@@ -106,7 +108,7 @@ export function createRealtimeHub(options: HubOptions) {
       ip: string | null = null,
     ): Promise<void> {
       return attachSocket(
-        { sessions, log, nodeId: options.nodeId, connections, handlers },
+        { sessions, log, nodeId: options.nodeId, origin: options.origin, connections, handlers },
         socket,
         user,
         source,

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
-import { SOCKET_PATHS, type SessionSource } from '@loopdesk/contracts/realtime.ts';
+import { dataschemaDocument } from '@loopdesk/contracts/dataschemas.ts';
+import {
+  DATASCHEMAS,
+  SOCKET_PATHS,
+  type DataschemaName,
+  type SessionSource,
+} from '@loopdesk/contracts/realtime.ts';
 import { createJobsRepository } from '../jobs/repository.ts';
 import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { registerSessionRoutes, registerSockets } from './routes.ts';
@@ -36,6 +42,7 @@ export default fp(
       sessions: sessionsRepo,
       log: app.log,
       nodeId: config.env.NODE_ID ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+      origin: config.publicUrl,
       leaseMs: config.env.JOB_LEASE_SECONDS * 1000,
       dispatchDb: database.dispatchDb,
       maxAttempts: config.env.JOB_MAX_ATTEMPTS,
@@ -66,6 +73,13 @@ export default fp(
       },
     });
     registerSessionRoutes(app.api, { db, hub, sessionsRepo, bus });
+    // The JSON Schemas that frames name as `dataschema`, generated from the contracts.
+    for (const name of Object.keys(DATASCHEMAS) as DataschemaName[]) {
+      const document = dataschemaDocument(name, config.publicUrl);
+      app.get(DATASCHEMAS[name], { logLevel: 'warn' }, async (_request, reply) =>
+        reply.type('application/schema+json').send(document),
+      );
+    }
   },
   { name: 'realtime', dependencies: ['platform', 'metrics', 'jobs'] },
 );

@@ -214,14 +214,14 @@ describe('technician sessions over WebSockets', () => {
       {
         queue: 'federated',
         type: 'message.annotation.job',
-        schema: 'quinn.json#20200718',
+        schema: `${t.config.publicUrl}/schemas/20200718/quinn.json`,
         submission: 'message.annotation.exception',
         data: { action: 'exception', ...ids, slot: { id: 's-1', code: 'onset' } },
       },
       {
         queue: 'federated',
         type: 'message.annotation.job',
-        schema: 'quinn.json#20200718',
+        schema: `${t.config.publicUrl}/schemas/20200718/quinn.json`,
         submission: 'message.rephrase.question',
         data: {
           conversationId: 'c-1',
@@ -234,14 +234,14 @@ describe('technician sessions over WebSockets', () => {
       {
         queue: 'federated',
         type: 'message.annotation.job',
-        schema: 'quinn.json#20200718',
+        schema: `${t.config.publicUrl}/schemas/20200718/quinn.json`,
         submission: 'quinn.action.answer_quinn',
         data: { action: 'suggest_entity_reword', ...ids, rewordings: [] },
       },
       {
         queue: 'federated',
         type: 'intent.classification.job',
-        schema: 'quinn.json#20200718',
+        schema: `${t.config.publicUrl}/schemas/20200718/quinn.json`,
         submission: 'message.annotation',
         data: {
           message: { ...ids, userId: 'patient-1' },
@@ -251,14 +251,14 @@ describe('technician sessions over WebSockets', () => {
       {
         queue: 'federated',
         type: 'robot-process-automation.manual-step.job',
-        schema: 'rpa.json',
+        schema: `${t.config.publicUrl}/schemas/rpa.json`,
         submission: 'rpa.robot.clear',
         data: { action: 'clear' },
       },
       {
         queue: 'priority',
         type: 'intent.hpi.priority.job',
-        schema: 'quinn.json#20200718',
+        schema: `${t.config.publicUrl}/schemas/20200718/quinn.json`,
         submission: 'hpi.prioritised',
         data: { action: 'set_priority', conversationId: 'c-1', priority: 'c2' },
         payload: {
@@ -272,7 +272,7 @@ describe('technician sessions over WebSockets', () => {
       {
         queue: 'priority',
         type: 'intent.hpi.priority.job',
-        schema: 'quinn.json#20200718',
+        schema: `${t.config.publicUrl}/schemas/20200718/quinn.json`,
         submission: 'hpi.prioritised.exception',
         data: { action: 'exception', conversationId: 'c-1' },
       },

@@ -104,6 +104,12 @@ export async function mountDevProvider(
     },
   };
   const provider = new Provider(`${options.publicUrl}${DEV_PROVIDER_PATH}`, configuration);
+  // One origin for the issuer and every endpoint, whatever host the request came on: the
+  // provider builds endpoint URLs from the request (Koa's host and protocol), so each forwarded
+  // request says it arrived at PUBLIC_URL. Without this, discovery asked on 127.0.0.1 gave
+  // 127.0.0.1 endpoints under a localhost issuer, which OIDC clients rightly refuse.
+  provider.proxy = true;
+  const publicOrigin = new URL(options.publicUrl);
   const callback = provider.callback();
 
   await app.register(
@@ -218,6 +224,8 @@ export async function mountDevProvider(
         const raw = request.raw as typeof request.raw & { originalUrl?: string };
         raw.originalUrl = raw.url;
         raw.url = (raw.url ?? '/').slice(DEV_PROVIDER_PATH.length) || '/';
+        raw.headers['x-forwarded-host'] = publicOrigin.host;
+        raw.headers['x-forwarded-proto'] = publicOrigin.protocol.replace(/:$/, '');
         void callback(raw, reply.raw);
       };
       scope.all('/*', forward);

@@ -33,7 +33,9 @@ export async function authenticate(
   }
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match?.[1]) {
-    throw unauthorized('The Authorization header must be "Bearer <access token>".');
+    throw unauthorized('The Authorization header must be "Bearer <access token>".', {
+      error: 'invalid_request',
+    });
   }
   const user = await verifyAccessToken(match[1], tokens, sessions);
   request.user = user;
@@ -48,11 +50,13 @@ export async function verifyAccessToken(
 ): Promise<RequestUser> {
   const verified = await tokens.verify(token);
   if ('reason' in verified) {
-    throw unauthorized(verified.reason);
+    throw unauthorized(verified.reason, { error: 'invalid_token' });
   }
   const { claims } = verified;
   if (!(await sessions.isActive(claims.sid))) {
-    throw unauthorized('The session behind this access token has ended: sign in again.');
+    throw unauthorized('The session behind this access token has ended: sign in again.', {
+      error: 'invalid_token',
+    });
   }
   return { id: claims.sub, email: claims.email, roles: claims.roles, sessionId: claims.sid };
 }
@@ -66,6 +70,7 @@ export function authorize(user: RequestUser, access: Access): void {
         : `one of the privileges ${access.anyOf.join(', ')}`;
     throw forbidden(
       `You do not have access to this: it needs ${needed}. Ask an administrator for the matching role.`,
+      { error: 'insufficient_scope', scope: access.anyOf },
     );
   }
 }

@@ -1,3 +1,4 @@
+import { CloudEvent } from 'cloudevents';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeWebSockets } from '../../test/fake-web-socket.ts';
 import {
@@ -48,6 +49,35 @@ describe('technician socket', () => {
     vi.useRealTimers();
   });
 
+  it('sends every frame as a valid CloudEvent (the SDK validates it) naming its absolute dataschema', async () => {
+    const { fake, client } = setup();
+    client.connect();
+    await settle();
+    fake.last().accept();
+    fake.last().receive('ping');
+    client.send('technician.session.activate', {});
+    client.send('message.annotation', { jobId: '0b8f7a52-58f4-4c3e-9d59-2f1b7fb1d2a4' });
+    client.send('rpa.robot.clear', { jobId: '0b8f7a52-58f4-4c3e-9d59-2f1b7fb1d2a4' });
+    client.send('message.manual.response', { conversationId: 'conv-1', content: 'Hello' });
+    const sent = fake.last().events();
+    expect(sent.map((event) => event.type)).toEqual([
+      'technician.session.pause',
+      'pong',
+      'technician.session.activate',
+      'message.annotation',
+      'rpa.robot.clear',
+      'message.manual.response',
+    ]);
+    for (const event of sent) {
+      expect(() => new CloudEvent(event, true), event.type).not.toThrow();
+    }
+    expect(sent.map((event) => event.dataschema)).toEqual([
+      ...Array<string>(4).fill('http://portal.test/schemas/20200718/quinn.json'),
+      'http://portal.test/schemas/rpa.json',
+      'http://portal.test/schemas/20200718/quinn.json',
+    ]);
+  });
+
   it('connects with the access token as the sub-protocol and asks for paused on open', async () => {
     const { fake, client, statuses } = setup();
     client.connect();
@@ -67,7 +97,7 @@ describe('technician socket', () => {
         source: '/portal',
         time: expect.any(String),
         datacontenttype: 'application/json',
-        dataschema: 'quinn.json#20200718',
+        dataschema: 'http://portal.test/schemas/20200718/quinn.json',
         data: {},
       },
     ]);

@@ -1,4 +1,5 @@
 import {
+  dataschemaUri,
   CloudEvent,
   ADMIN_CLOSE_CODE,
   ADMIN_CLOSE_MESSAGE,
@@ -9,8 +10,6 @@ import {
   PING_EVENT,
   PONG_EVENT,
   PORTAL_SOURCE,
-  QUINN_DATASCHEMA,
-  RPA_DATASCHEMA,
   SESSION_EVENT_TYPES,
   SOCKET_PATHS,
   STATE_REQUESTS,
@@ -210,7 +209,8 @@ export class TechnicianSocket {
       source: PORTAL_SOURCE,
       time: new Date().toISOString(),
       datacontenttype: 'application/json',
-      dataschema: type.startsWith('rpa.') ? RPA_DATASCHEMA : QUINN_DATASCHEMA,
+      // The server at the socket's address serves the schema (ws: → http:, wss: → https:).
+      dataschema: dataschemaUri(new URL(this.#url).origin.replace(/^ws/, 'http'), type),
       data,
     };
     socket.send(JSON.stringify(event));
