@@ -16,6 +16,7 @@ import { API_ROUTES } from '@loopdesk/contracts/routes.ts';
 import { portalEnvironment, type Config } from './platform/config.ts';
 import { isReachable, type Database, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin } from './platform/errors.ts';
+import { storableTextPlugin } from './platform/storable-text.ts';
 import { metricsPlugin } from './platform/metrics.ts';
 import { recordAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  */
 async function hardenHttp(app: FastifyInstance, config: Config, db: Database): Promise<void> {
   await app.register(errorsPlugin);
+  await app.register(storableTextPlugin);
   await app.register(cookie);
   await app.register(helmet, {
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },

@@ -14,6 +14,7 @@ import {
   type SessionState,
 } from '@loopdesk/contracts/realtime.ts';
 import type { Role } from '@loopdesk/contracts/privileges.ts';
+import { findUnstorableText } from '../../platform/storable-text.ts';
 import type { JobRow } from '../jobs/repository.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
 
@@ -123,6 +124,16 @@ export function parseFrame(conn: Connection, raw: string): CloudEvent | null {
     sendError(
       conn,
       `The frame is not a valid CloudEvents envelope: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'frame'} ${i.message}`).join('; ')}.`,
+    );
+    return null;
+  }
+  // Text PostgreSQL refuses is refused here as at every route's edge, changing nothing.
+  const unstorable = findUnstorableText(parsed.data.data, 'data');
+  if (unstorable) {
+    sendError(
+      conn,
+      `${unstorable.path} ${unstorable.message}, then send the event again.`,
+      parsed.data,
     );
     return null;
   }
