@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
+import { JobToasts } from '../../components/job-toasts.tsx';
 import type { TechnicianJob } from '../../lib/socket/use-technician-session.ts';
 import { EntityNormalisationPanel } from './entity-normalisation-panel.tsx';
 import { IntentAnnotationPanel } from './intent-annotation-panel.tsx';
@@ -67,6 +68,7 @@ const PANELS: Record<PanelKind, ComponentType<PanelProps>> = {
  * Shows the held job in its panel, mounted anew for each job. An `exception.job` (the exception
  * desk's task) gets the same panels with the exception panel's wording of the rules. A panel that
  * cannot read its job says so and offers the exception. The colour keys act on its highlights.
+ * The panel's toasts are tied to its job: they close when the job is replaced.
  */
 export function JobPanel(props: PanelProps) {
   // 0 and backtick colour the highlights (spec 1 §9), on every panel.
@@ -74,8 +76,10 @@ export function JobPanel(props: PanelProps) {
   const Panel = PANELS[panelKindOf(props.job)];
   const exception = props.exception ?? props.job.type === 'exception.job';
   return (
-    <PanelErrorBoundary key={props.job.id} {...props}>
-      <Panel {...props} exception={exception} />
-    </PanelErrorBoundary>
+    <JobToasts job={props.job.id}>
+      <PanelErrorBoundary key={props.job.id} {...props}>
+        <Panel {...props} exception={exception} />
+      </PanelErrorBoundary>
+    </JobToasts>
   );
 }
