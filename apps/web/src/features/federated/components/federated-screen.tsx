@@ -1,5 +1,6 @@
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -66,9 +67,12 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
   const socketOptions = WebSocket ? { WebSocket } : {};
   const federated = useTechnicianSession('federated', socketOptions);
   const priority = useTechnicianSession('priority', socketOptions);
+  // A second session (close code 1008): the spec's message stays as a banner, not a toast, and
+  // neither Reconnect nor Resume is offered (spec 1 §4 "no reconnect").
+  const ended = federated.ended ?? priority.ended;
   // The sessions report socket and server errors; showing them is the screen's (spec 1 §8).
-  useErrorToast(federated.error);
-  useErrorToast(priority.error);
+  useErrorToast(ended ? null : federated.error);
+  useErrorToast(ended ? null : priority.error);
   // The session whose job is on the screen; the federated one otherwise (status, state).
   const session = priority.job ? priority : federated;
   const containerRef = useRef<HTMLDivElement>(null);
@@ -99,7 +103,13 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
     priority.pause();
   };
   let body;
-  if (session.job) {
+  if (ended) {
+    body = (
+      <Alert severity="error" variant="outlined">
+        {ended}
+      </Alert>
+    );
+  } else if (session.job) {
     body = (
       <JobPanel
         key={`${session === priority ? 'priority' : 'federated'}:${session.job.id}`}
@@ -156,6 +166,7 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
         state={`${federated.status}:${federated.state}:${priority.status}:${priority.state}`}
         onResume={resume}
         onPause={pause}
+        ended={ended !== null}
       />
       <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
     </Box>
