@@ -43,7 +43,18 @@ export function SessionFooter({
     <Stack
       component="footer"
       direction="row"
-      sx={{ alignItems: 'center', gap: 3, borderTop: 1, borderColor: 'divider', pt: 2 }}
+      sx={{
+        alignItems: 'center',
+        gap: 3,
+        borderTop: 1,
+        borderColor: 'divider',
+        py: 2,
+        // At the bottom of the window, also under a long job (issue 20).
+        position: 'sticky',
+        bottom: 0,
+        bgcolor: 'background.default',
+        zIndex: 1,
+      }}
     >
       <Typography>
         Federated sessions: {countText(counts.data?.federated, counts.isError)}
