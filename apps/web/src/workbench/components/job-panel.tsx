@@ -70,7 +70,7 @@ const PANELS: Record<PanelKind, ComponentType<PanelProps>> = {
  * desk's task) gets the same panels with the exception panel's wording of the rules. A panel that
  * cannot read its job says so and offers the exception. The colour keys act on its highlights.
  * The panel's toasts are tied to its job: they close when the job is replaced. Above the panel, the
- * job's context: the patient and the earlier turns (issue 20).
+ * job's context on the federated screen: the patient and the earlier turns (issue 20).
  */
 export function JobPanel(props: PanelProps) {
   // 0 and backtick colour the highlights (spec 1 §9), on every panel.
@@ -79,7 +79,8 @@ export function JobPanel(props: PanelProps) {
   const exception = props.exception ?? props.job.type === 'exception.job';
   return (
     <JobToasts job={props.job.id}>
-      <JobContextHeader job={props.job} />
+      {/* The exception desk shows the whole transcript beside its task already. */}
+      {exception ? null : <JobContextHeader job={props.job} />}
       <PanelErrorBoundary key={props.job.id} {...props}>
         <Panel {...props} exception={exception} />
       </PanelErrorBoundary>
