@@ -40,7 +40,10 @@ test('an annotator resumes, takes the demo assistant’s job, annotates it with 
   // Third, Ann resumes and receives it.
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByRole('heading', { name: 'Annotate chief complaint' })).toBeVisible();
-  await expect(page.getByText('What brings you in today?')).toBeVisible();
+  // In the panel's header (the context above it lists the turns too, issue 20).
+  await expect(
+    page.getByRole('region', { name: 'Job', exact: true }).getByText('What brings you in today?'),
+  ).toBeVisible();
   await expect(page.getByRole('region', { name: 'Message' })).toHaveText(COMPLAINT);
 
   // She drags the mouse over 'pounding headache'; the menu opens below it; '1' picks the chief
@@ -86,7 +89,12 @@ test('an annotator resumes, takes the demo assistant’s job, annotates it with 
 
   // The demo assistant read it: its next question is worded with what Ann annotated.
   await demo.waitFor(/onset → job [0-9a-f-]{36}/);
-  await expect(page.getByText('When did your pounding headache start?')).toBeVisible();
+  // In the panel's header (the context above it lists the turns too, issue 20).
+  await expect(
+    page
+      .getByRole('region', { name: 'Job', exact: true })
+      .getByText('When did your pounding headache start?'),
+  ).toBeVisible();
 });
 
 test('every action works from the keyboard: the caret, Shift+arrows, a digit, Ctrl+Enter and the ? overlay', async ({

@@ -13,6 +13,8 @@ import {
   QuinnTenantQuery,
 } from '../quinn.ts';
 import { IntentContextMenu } from '../workbench-payloads.ts';
+import { ERROR_RESPONSES } from '../errors.ts';
+import { HeldJobParams, JobContext } from '../job-context.ts';
 
 /** The `/internal` routes of the jobs area. */
 export const JOBS_ROUTES = [
@@ -75,6 +77,15 @@ export const JOBS_ROUTES = [
     params: JobIdParams,
     body: NoBody,
     response: { 200: DeadJobOutcome },
+  },
+  {
+    method: 'GET',
+    path: '/internal/quinn/jobs/:id/_context',
+    access: any('jobs:federated:perform', 'jobs:exception:perform'),
+    area: 'jobs',
+    spec: "issue 20: the held job's patient and earlier turns",
+    params: HeldJobParams,
+    response: { 200: JobContext, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',

@@ -135,6 +135,17 @@ export function createJobsRepository(db: Database) {
         .executeTakeFirst();
     },
 
+    /** The job if `assigneeId` holds it now (assigned to them), else undefined. */
+    async findHeld(jobId: string, assigneeId: string, trx: Executor = db) {
+      return trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', jobId)
+        .where('state', '=', 'assigned')
+        .where('assignee_id', '=', assigneeId)
+        .executeTakeFirst();
+    },
+
     /**
      * Puts jobs back at the head of their queue (they keep their age), or dead-letters those that
      * used up their attempts: their own `max_attempts`, else `where.maxAttempts`

@@ -4,6 +4,7 @@ import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { checkSubmission } from '@loopdesk/workbench/submission.ts';
 import type { JobRow } from '../jobs/repository.ts';
 import { createQuinnRepository } from './repository.ts';
+import { registerJobContextRoute } from './job-context.ts';
 import { registerQuinnRoutes } from './routes.ts';
 import { createQuinnService, type QuinnService } from './service.ts';
 
@@ -62,7 +63,9 @@ export default fp(
     // Every socket submission meets the workbench rules of the job it answers.
     app.hub.addSubmissionCheck((job, type, data) => app.workbench.checkSubmission(job, type, data));
     await registerQuinnRoutes(app, { api: app.api, db: app.db, service });
+    // The held job's patient and earlier turns (issue 20), read through the conversations module.
+    registerJobContextRoute(app, { api: app.api, db: app.db });
   },
   // After the integration API, whose OpenAPI document lists /api/v1/requests.
-  { name: 'workbench', dependencies: ['platform', 'realtime', 'integration'] },
+  { name: 'workbench', dependencies: ['platform', 'realtime', 'integration', 'conversations'] },
 );

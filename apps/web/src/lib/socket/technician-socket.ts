@@ -86,6 +86,11 @@ export interface TechnicianSocketListener {
   onEvent?(event: CloudEvent): void;
   /** A message to show the technician (spec 1 §8). */
   onError?(message: string): void;
+  /**
+   * The server closed the socket for good with code 1008, a second session (spec 1 §4, §8): after
+   * `onError` with its message; there is no reconnect.
+   */
+  onDuplicate?(): void;
 }
 
 export interface TechnicianSocketOptions {
@@ -294,6 +299,7 @@ export class TechnicianSocket {
     switch (why) {
       case 'duplicate':
         this.#listener.onError?.(DUPLICATE_SESSION_MESSAGE);
+        this.#listener.onDuplicate?.();
         return;
       case 'closed-by-admin':
         // An administrator ended the session on purpose: reconnecting would undo it.

@@ -278,29 +278,24 @@ describe('useTechnicianSession', () => {
     expect(fake.last().types()).toEqual(['technician.session.pause']);
   });
 
-  it('a duplicate session shows the spec message; Resume tries again, pause first, then activate', async () => {
+  it('a duplicate session shows the spec message and ends the session: Resume does not reconnect', async () => {
     const { result } = await mount();
     server(() => {
       fake.last().accept();
       fake.last().drop(1008);
     });
-    expect(
-      screen.getByText(
-        'You already have a session open. Please close all sessions, or contact an administrator to force the termination of your sessions.',
-      ),
-    ).toBeInTheDocument();
+    const message =
+      'You already have a session open. Please close all sessions, or contact an administrator to force the termination of your sessions.';
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(result.current.ended).toBe(message);
     await act(() => vi.advanceTimersByTimeAsync(RECONNECT_DELAY_MS * 4));
     expect(fake.sockets).toHaveLength(1);
 
+    // Spec 1 §4: close code 1008 means no reconnect, Resume included.
     act(() => result.current.resume());
-    await act(() => vi.advanceTimersByTimeAsync(0));
-    expect(fake.sockets).toHaveLength(2);
-    server(() => fake.last().accept());
-    expect(fake.last().types()).toEqual([
-      'technician.session.pause',
-      'technician.session.activate',
-    ]);
-    expect(result.current).toMatchObject({ status: 'on', state: 'waiting' });
+    await act(() => vi.advanceTimersByTimeAsync(RECONNECT_DELAY_MS * 4));
+    expect(fake.sockets).toHaveLength(1);
+    expect(result.current).toMatchObject({ status: 'closed', state: 'paused' });
   });
 
   it("says 'Websocket is not open, please refresh.' when submitting on a closed socket", async () => {

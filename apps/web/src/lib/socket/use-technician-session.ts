@@ -14,6 +14,7 @@ import { portalConfigQueryOptions } from '../portal-config.ts';
 import { socketToken } from './socket-token.ts';
 import {
   ACTIVATE_REQUEST,
+  DUPLICATE_SESSION_MESSAGE,
   ERROR_EVENT,
   NOT_OPEN_MESSAGE,
   PAUSE_REQUEST,
@@ -125,6 +126,12 @@ export interface TechnicianSession {
    * the UI): each screen renders it, as a toast.
    */
   readonly error: SessionError | null;
+  /**
+   * Why the session ended for good, or null: the spec's message after close code 1008, a second
+   * session (spec 1 §4, §8). It is also reported once in `error`; resume() does nothing after it
+   * (no reconnect), so a screen shows it as a lasting banner and offers neither Reconnect nor Resume.
+   */
+  readonly ended: string | null;
   /** Connects if needed and asks for work (→ waiting). */
   resume(): void;
   /** Asks for paused; the server returns a held job to its queue. */
@@ -203,6 +210,9 @@ export function useTechnicianSession(
     setError((last) => ({ id: (last?.id ?? 0) + 1, message }));
   }, []);
 
+  const [ended, setEnded] = useState<string | null>(null);
+  const endedRef = useRef(false);
+
   const clientRef = useRef<TechnicianSocket | null>(null);
   /** Resume was asked for before the socket was open: ask once it opens. */
   const activateOnOpen = useRef(false);
@@ -229,6 +239,10 @@ export function useTechnicianSession(
           }
         },
         onError: report,
+        onDuplicate: () => {
+          endedRef.current = true;
+          setEnded(DUPLICATE_SESSION_MESSAGE);
+        },
         onEvent: (event) => {
           if (event.type === ERROR_EVENT) {
             const data = ErrorEventData.safeParse(event.data);
@@ -262,7 +276,8 @@ export function useTechnicianSession(
 
   const resume = useCallback(() => {
     const client = clientRef.current;
-    if (!client) {
+    // Spec 1 §4: after a second session's close (1008) there is no reconnect.
+    if (!client || endedRef.current) {
       return;
     }
     if (client.status === 'on') {
@@ -336,6 +351,7 @@ export function useTechnicianSession(
     job: state.job,
     busy: state.busy,
     error,
+    ended,
     resume,
     pause,
     submit,

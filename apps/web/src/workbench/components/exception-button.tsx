@@ -1,12 +1,11 @@
 import Button from '@mui/material/Button';
-import { useState } from 'react';
 import { DEFAULT_EXCEPTION_LABEL } from '@loopdesk/workbench/purposes.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { exceptionConfirmation } from '../utils/exception.ts';
+import { exceptionHint } from '../utils/exception.ts';
 
 export interface ExceptionButtonProps {
-  /** Called once the technician confirms. */
+  /** Called on a press: the exception is raised at once. */
   readonly onRaise: () => void;
+  /** Where the job goes, shown on hover and read with the button. */
   readonly message?: string;
   readonly disabled?: boolean;
   /** The button's text: the job's custom exception label, else 'Exception'. */
@@ -14,8 +13,9 @@ export interface ExceptionButtonProps {
 }
 
 /**
- * 'Exception' (or the job's custom exception label) with its confirmation (it ends the job), for
- * the panels other than the generic one.
+ * 'Exception' (or the job's custom exception label). Like the annotation screen's, it acts at
+ * once, as spec 1 §4 "Exception flow" says ("otherwise send the exception"): no screen asks first
+ * (docs/decisions.md "Usability (issue 20): one Exception"). What it does is its description.
  */
 export function ExceptionButton({
   onRaise,
@@ -23,27 +23,17 @@ export function ExceptionButton({
   disabled = false,
   label = DEFAULT_EXCEPTION_LABEL,
 }: ExceptionButtonProps) {
-  const [confirming, setConfirming] = useState(false);
+  const hint = exceptionHint(label, message);
   return (
-    <>
-      <Button
-        variant="outlined"
-        color="warning"
-        disabled={disabled}
-        onClick={() => setConfirming(true)}
-      >
-        {label}
-      </Button>
-      <ConfirmDialog
-        open={confirming}
-        {...exceptionConfirmation(label, message)}
-        disablePortal
-        onConfirm={() => {
-          setConfirming(false);
-          onRaise();
-        }}
-        onCancel={() => setConfirming(false)}
-      />
-    </>
+    <Button
+      variant="outlined"
+      color="warning"
+      disabled={disabled}
+      onClick={onRaise}
+      // Its description, on hover and for a screen reader: what the press does.
+      title={hint}
+    >
+      {label}
+    </Button>
   );
 }

@@ -1,8 +1,10 @@
 import type { ComponentType } from 'react';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
+import { JobToasts } from '../../components/job-toasts.tsx';
 import type { TechnicianJob } from '../../lib/socket/use-technician-session.ts';
 import { EntityNormalisationPanel } from './entity-normalisation-panel.tsx';
 import { IntentAnnotationPanel } from './intent-annotation-panel.tsx';
+import { JobContextHeader } from './job-context.tsx';
 import { MessageAnnotationPanel } from './message-annotation-panel.tsx';
 import { PanelErrorBoundary } from './panel-error-boundary.tsx';
 import type { PanelProps } from './panel-props.ts';
@@ -67,6 +69,8 @@ const PANELS: Record<PanelKind, ComponentType<PanelProps>> = {
  * Shows the held job in its panel, mounted anew for each job. An `exception.job` (the exception
  * desk's task) gets the same panels with the exception panel's wording of the rules. A panel that
  * cannot read its job says so and offers the exception. The colour keys act on its highlights.
+ * The panel's toasts are tied to its job: they close when the job is replaced. Above the panel, the
+ * job's context on the federated screen: the patient and the earlier turns (issue 20).
  */
 export function JobPanel(props: PanelProps) {
   // 0 and backtick colour the highlights (spec 1 §9), on every panel.
@@ -74,8 +78,12 @@ export function JobPanel(props: PanelProps) {
   const Panel = PANELS[panelKindOf(props.job)];
   const exception = props.exception ?? props.job.type === 'exception.job';
   return (
-    <PanelErrorBoundary key={props.job.id} {...props}>
-      <Panel {...props} exception={exception} />
-    </PanelErrorBoundary>
+    <JobToasts job={props.job.id}>
+      {/* The exception desk shows the whole transcript beside its task already. */}
+      {exception ? null : <JobContextHeader job={props.job} />}
+      <PanelErrorBoundary key={props.job.id} {...props}>
+        <Panel {...props} exception={exception} />
+      </PanelErrorBoundary>
+    </JobToasts>
   );
 }

@@ -10,7 +10,7 @@ import {
 } from '@loopdesk/workbench/validation.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorAnswer, json } from '../../test/fake-server.ts';
-import { CUSTOM_EXCEPTION_CONFIRM } from '../utils/exception.ts';
+import { CUSTOM_EXCEPTION_HINT } from '../utils/exception.ts';
 import { COLOUR_LEGEND_LABEL, LABELS_HIDDEN_TEXT } from './annotated-text.tsx';
 import { INVALID_STATE_MESSAGE, MISSING_MESSAGE_TEXT } from './message-annotation-panel.tsx';
 import { REPHRASE_HEADING } from './rephrase-screen.tsx';
@@ -266,7 +266,6 @@ describe('the message annotation panel', () => {
       await events.click(screen.getByRole('button', { name: 'Exception' }));
       expect(screen.getByRole('heading', { name: REPHRASE_HEADING })).toBeInTheDocument();
       await events.click(screen.getByRole('button', { name: 'Exception' }));
-      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
       expect(sent).toEqual([
         {
           type: 'message.annotation',
@@ -284,11 +283,12 @@ describe('the message annotation panel', () => {
         ),
       );
       expect(screen.queryByRole('button', { name: 'Exception' })).not.toBeInTheDocument();
-      await events.click(screen.getByRole('button', { name: 'Not about health' }));
+      const button = screen.getByRole('button', { name: 'Not about health' });
+      expect(button).toHaveAccessibleDescription(CUSTOM_EXCEPTION_HINT);
+      // It acts at once, as every Exception does (docs/decisions.md issue 20).
+      await events.click(button);
       expect(screen.queryByRole('heading', { name: REPHRASE_HEADING })).not.toBeInTheDocument();
-      const dialog = await screen.findByRole('dialog', { name: "Raise 'Not about health'?" });
-      expect(dialog).toHaveTextContent(CUSTOM_EXCEPTION_CONFIRM);
-      await events.click(within(dialog).getByRole('button', { name: 'Not about health' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
       expect(sent).toEqual([
         {
           type: 'message.annotation',
@@ -327,9 +327,6 @@ describe('the message annotation panel', () => {
         ),
       );
       await forget.events.click(screen.getByRole('button', { name: 'Forget message' }));
-      await forget.events.click(
-        within(await screen.findByRole('dialog')).getByRole('button', { name: 'Forget message' }),
-      );
       expect(forget.sent[0]?.data).toMatchObject({ action: 'suggest_forget', entities: [] });
     });
 
@@ -339,7 +336,6 @@ describe('the message annotation panel', () => {
         job({ code: 'duration' }, { job: { exceptionLabel: 'Forget message' } }),
       );
       await events.click(screen.getByRole('button', { name: 'Exception' }));
-      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
       expect(sent[0]?.type).toBe('message.annotation.exception');
     });
   });
@@ -352,7 +348,6 @@ describe('the message annotation panel', () => {
       });
       expect(screen.getByRole('alert')).toHaveTextContent(INVALID_STATE_MESSAGE);
       await events.click(screen.getByRole('button', { name: 'Exception' }));
-      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
       expect(sent[0]).toEqual({
         type: 'message.annotation.exception',
         data: {
@@ -372,7 +367,6 @@ describe('the message annotation panel', () => {
       });
       expect(screen.getByRole('alert')).toHaveTextContent(MISSING_MESSAGE_TEXT);
       await events.click(screen.getByRole('button', { name: 'Exception' }));
-      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
       expect(sent[0]).toEqual({
         type: 'message.annotation.exception',
         data: { action: 'exception', conversationId: 'conv-7', slot: { id: '', code: 'duration' } },
@@ -446,10 +440,13 @@ describe('the message annotation panel', () => {
       const first = renderPanel('message.annotation.job', annotated());
       await first.events.keyboard('0');
       cleanup();
-      // Not correctly annotated, so that Exception opens its confirmation.
-      const { events } = renderPanel('message.annotation.job', job({ code: 'duration' }, full));
+      // An optional slot on the older screen: 'patient unsure' opens its confirmation.
+      const { events } = renderPanel(
+        'message.annotation.job',
+        job({ code: 'duration', multiplicity: '0..1' }),
+      );
       expect(messageRegion()).toHaveAttribute('data-colours', 'category');
-      await events.click(screen.getByRole('button', { name: 'Exception' }));
+      await events.click(screen.getByRole('button', { name: 'patient unsure' }));
       await screen.findByRole('dialog');
       await events.keyboard('0`');
       // The dialog hides the rest of the screen from the accessibility tree.

@@ -37,10 +37,11 @@ import {
   validateException,
 } from '@loopdesk/workbench/validation.ts';
 import { useMemo, useRef, useState } from 'react';
-import { customEventLabel, exceptionConfirmation, sendException } from '../utils/exception.ts';
+import { customEventLabel, sendException } from '../utils/exception.ts';
 import { useIntentContextMenu } from '../api/get-context-menu.ts';
 import { AnnotatedText } from './annotated-text.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ExceptionButton } from './exception-button.tsx';
 import { HotkeyMenu } from './hotkey-menu.tsx';
 import { useToast } from '../../components/toast-context.ts';
 import { LastQuestion } from './last-question.tsx';
@@ -107,7 +108,6 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
     initialEntities(view.purpose, view.entities),
   );
   const [toggleChoice, setToggleChoice] = useState<Presence | null>(null);
-  const [confirmingException, setConfirmingException] = useState(false);
   const [confirmingUnsure, setConfirmingUnsure] = useState(false);
   const [mode, setMode] = useState<Mode>({ step: 'annotate' });
   const spec = view.slotSpecification;
@@ -243,33 +243,21 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
       setMode({ step: 'rephrase' });
       return;
     }
-    setConfirmingException(true);
+    // Sent at once, as on every screen (docs/decisions.md "Usability (issue 20): one Exception").
+    raiseException();
   };
 
-  const raiseException = () => {
-    setConfirmingException(false);
-    sendException(job, view, submit);
-  };
+  const raiseException = () => sendException(job, view, submit);
 
   // Ctrl+Enter submits from anywhere on the screen.
   const panelRef = useRef<HTMLElement>(null);
   useSubmitShortcut(onSubmit, panelRef);
 
   const exceptionButton = (
-    <Button variant="outlined" color="warning" onClick={onException}>
-      {customLabel ?? DEFAULT_EXCEPTION_LABEL}
-    </Button>
-  );
-  const exceptionDialog = (
-    <ConfirmDialog
-      open={confirmingException}
-      {...exceptionConfirmation(
-        customLabel,
-        'The message goes to the exception desk without your annotations.',
-      )}
-      disablePortal
-      onConfirm={raiseException}
-      onCancel={() => setConfirmingException(false)}
+    <ExceptionButton
+      onRaise={onException}
+      label={customLabel ?? DEFAULT_EXCEPTION_LABEL}
+      message="The message goes to the exception desk without your annotations."
     />
   );
   const lastQuestion = <LastQuestion question={view.lastQuestion} />;
@@ -297,7 +285,6 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
           {spec ? MISSING_MESSAGE_TEXT : INVALID_STATE_MESSAGE}
         </Typography>
         {exceptionButton}
-        {exceptionDialog}
       </Box>
     );
   }
@@ -376,7 +363,6 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
           Submit
         </Button>
       </Stack>
-      {exceptionDialog}
       <ConfirmDialog
         open={confirmingUnsure}
         title={PATIENT_UNSURE_TITLE}

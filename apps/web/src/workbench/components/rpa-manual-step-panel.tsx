@@ -7,6 +7,7 @@ import { sendException } from '../utils/exception.ts';
 import { rpaClearPayload } from '../utils/job-payloads.ts';
 import { readMessageJob, readRpaJob } from '@loopdesk/workbench/job-data.ts';
 import { ExceptionButton } from './exception-button.tsx';
+import { usePatientName } from './job-context.tsx';
 import type { PanelProps } from './panel-props.ts';
 import { useSubmitShortcut } from '../hooks/use-submit-shortcut.ts';
 
@@ -29,11 +30,14 @@ export function RpaManualStepPanel({ job, submit, busy }: PanelProps) {
   const done = () => submit('rpa.robot.clear', rpaClearPayload(view));
   const panelRef = useRef<HTMLElement>(null);
   useSubmitShortcut(() => (busy ? undefined : done()), panelRef);
+  // Issue 20: the step names the patient it is for.
+  const patient = usePatientName(job);
   return (
     <Box ref={panelRef} component="section" aria-label="Job" aria-busy={busy}>
       <Typography variant="h5" component="h2">
         {RPA_HEADING}
       </Typography>
+      {patient ? <Typography sx={{ my: 1 }}>For the patient {patient}.</Typography> : null}
       {step ? <Typography sx={{ my: 1 }}>{step}</Typography> : null}
       {portal ? null : (
         <Typography role="alert" sx={{ my: 1 }}>

@@ -18,6 +18,8 @@ export interface SessionFooterProps {
   state: string;
   onResume: () => void;
   onPause: () => void;
+  /** The session ended for good (a second session, close code 1008): no Pause/Resume. */
+  ended?: boolean;
 }
 
 /**
@@ -25,7 +27,13 @@ export interface SessionFooterProps {
  * counts, polled every 20 s ('unknown' when the call fails, spec 1 §8) and asked for again when the
  * session changes state so a Resume shows at once, and the Pause/Resume button.
  */
-export function SessionFooter({ paused, state, onResume, onPause }: SessionFooterProps) {
+export function SessionFooter({
+  paused,
+  state,
+  onResume,
+  onPause,
+  ended = false,
+}: SessionFooterProps) {
   const counts = useSessionCount();
   const { refetch } = counts;
   useEffect(() => {
@@ -35,7 +43,18 @@ export function SessionFooter({ paused, state, onResume, onPause }: SessionFoote
     <Stack
       component="footer"
       direction="row"
-      sx={{ alignItems: 'center', gap: 3, borderTop: 1, borderColor: 'divider', pt: 2 }}
+      sx={{
+        alignItems: 'center',
+        gap: 3,
+        borderTop: 1,
+        borderColor: 'divider',
+        py: 2,
+        // At the bottom of the window, also under a long job (issue 20).
+        position: 'sticky',
+        bottom: 0,
+        bgcolor: 'background.default',
+        zIndex: 1,
+      }}
     >
       <Typography>
         Federated sessions: {countText(counts.data?.federated, counts.isError)}
@@ -44,9 +63,11 @@ export function SessionFooter({ paused, state, onResume, onPause }: SessionFoote
         Exception sessions: {countText(counts.data?.exception, counts.isError)}
       </Typography>
       <Box sx={{ flexGrow: 1 }} />
-      <Button variant="contained" onClick={() => (paused ? onResume() : onPause())}>
-        {paused ? 'Resume' : 'Pause'}
-      </Button>
+      {ended ? null : (
+        <Button variant="contained" onClick={() => (paused ? onResume() : onPause())}>
+          {paused ? 'Resume' : 'Pause'}
+        </Button>
+      )}
     </Stack>
   );
 }

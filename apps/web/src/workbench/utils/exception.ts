@@ -52,21 +52,16 @@ export function exceptionSubmission(job: TechnicianJob, view: MessageJob): Excep
   };
 }
 
-/** The confirmation of a custom exception event (spec 1 §4: it sends 'suggest_forget'). */
-export const CUSTOM_EXCEPTION_CONFIRM =
+/** What a custom exception event does (spec 1 §4: it sends 'suggest_forget'). */
+export const CUSTOM_EXCEPTION_HINT =
   "The job's custom exception event asks the assistant to forget this message; your annotations are not sent.";
 
 /**
- * The confirmation of an exception button: the plain exception's (`message` says where the job
- * goes), or the custom exception event's when the job sets a custom label.
+ * What an Exception button says it does (its tooltip and description): the plain exception's
+ * `message` (where the job goes), or the custom exception event's when the job sets a custom label.
  */
-export function exceptionConfirmation(
-  label: string | undefined,
-  message: string,
-): { title: string; message: string; confirmLabel: string } {
-  return label === undefined || label === DEFAULT_EXCEPTION_LABEL
-    ? { title: 'Raise an exception?', message, confirmLabel: 'Raise exception' }
-    : { title: `Raise '${label}'?`, message: CUSTOM_EXCEPTION_CONFIRM, confirmLabel: label };
+export function exceptionHint(label: string | undefined, message: string): string {
+  return label === undefined || label === DEFAULT_EXCEPTION_LABEL ? message : CUSTOM_EXCEPTION_HINT;
 }
 
 /**

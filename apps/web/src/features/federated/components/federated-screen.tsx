@@ -1,5 +1,6 @@
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -15,12 +16,43 @@ import { SessionFooter } from '../../../workbench/components/session-footer.tsx'
 import { JobPanel } from '../../../workbench/components/job-panel.tsx';
 import { typingIn } from '../../../workbench/utils/typing-in.ts';
 import { ShortcutsDialog } from '../../../workbench/components/shortcuts-dialog.tsx';
+import { useFederatedQueueSize } from '../api/get-federated-queue-size.ts';
 
 /** Spec 1 §2 status texts of the federated screen. */
 export const WAITING_TEXT = 'Waiting for next message';
 export const PAUSED_TEXT = 'Paused click resume to continue';
 export const RECONNECT_TEXT = 'Reconnect';
 export const FULLSCREEN_UNAVAILABLE_MESSAGE = 'Fullscreen is not available in this browser.';
+
+/** The idle state's counts (issue 20): the jobs waiting and the jobs this session finished. */
+export function idleCountsText(waiting: number | null, done: number): string {
+  const queue =
+    waiting === null
+      ? 'Jobs waiting in the federated queue: unknown'
+      : `Jobs waiting in the federated queue: ${String(waiting)}`;
+  return `${queue} · Jobs done this session: ${String(done)}`;
+}
+
+/**
+ * Counts the jobs this screen finished: a job that goes after a submission for it (an answer, a
+ * rephrase or an exception). A refused submission keeps the job, so it is not counted.
+ */
+function useJobsDone(jobIds: readonly (string | null)[]) {
+  const [done, setDone] = useState(0);
+  const submittedFor = useRef(new Set<string>());
+  const key = jobIds.join('|');
+  useEffect(() => {
+    const held = new Set(key.split('|'));
+    for (const id of submittedFor.current) {
+      if (!held.has(id)) {
+        submittedFor.current.delete(id);
+        setDone((n) => n + 1);
+      }
+    }
+  }, [key]);
+  const submitted = (jobId: string) => submittedFor.current.add(jobId);
+  return { done, submitted };
+}
 
 function useFullscreen(ref: RefObject<HTMLElement | null>) {
   const toast = useToast();
@@ -66,14 +98,19 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
   const socketOptions = WebSocket ? { WebSocket } : {};
   const federated = useTechnicianSession('federated', socketOptions);
   const priority = useTechnicianSession('priority', socketOptions);
+  // A second session (close code 1008): the spec's message stays as a banner, not a toast, and
+  // neither Reconnect nor Resume is offered (spec 1 §4 "no reconnect").
+  const ended = federated.ended ?? priority.ended;
   // The sessions report socket and server errors; showing them is the screen's (spec 1 §8).
-  useErrorToast(federated.error);
-  useErrorToast(priority.error);
+  useErrorToast(ended ? null : federated.error);
+  useErrorToast(ended ? null : priority.error);
   // The session whose job is on the screen; the federated one otherwise (status, state).
   const session = priority.job ? priority : federated;
   const containerRef = useRef<HTMLDivElement>(null);
   const { fullscreen, toggle } = useFullscreen(containerRef);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const waiting = useFederatedQueueSize();
+  const jobs = useJobsDone([federated.job?.id ?? null, priority.job?.id ?? null]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -99,12 +136,24 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
     priority.pause();
   };
   let body;
-  if (session.job) {
+  if (ended) {
+    body = (
+      <Alert severity="error" variant="outlined">
+        {ended}
+      </Alert>
+    );
+  } else if (session.job) {
     body = (
       <JobPanel
         key={`${session === priority ? 'priority' : 'federated'}:${session.job.id}`}
         job={session.job}
-        submit={(type, data) => session.submit(type, data)}
+        submit={(type, data) => {
+          const result = session.submit(type, data);
+          if (result.ok && session.job) {
+            jobs.submitted(session.job.id);
+          }
+          return result;
+        }}
         busy={session.busy}
       />
     );
@@ -115,7 +164,14 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
       </Button>
     );
   } else {
-    body = <Typography role="status">{paused ? PAUSED_TEXT : WAITING_TEXT}</Typography>;
+    body = (
+      <>
+        <Typography role="status">{paused ? PAUSED_TEXT : WAITING_TEXT}</Typography>
+        <Typography aria-label="Queue and session" sx={{ mt: 1, color: 'text.secondary' }}>
+          {idleCountsText(waiting, jobs.done)}
+        </Typography>
+      </>
+    );
   }
 
   return (
@@ -127,10 +183,13 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
         display: 'flex',
         flexDirection: 'column',
         gap: 2,
-        minHeight: fullscreen ? '100vh' : 480,
+        // The footer stays at the bottom of the window: the screen fills the height under the top
+        // bar (64 px) and the page padding (2 × 24 px), and the footer sticks to the bottom.
+        minHeight: fullscreen ? '100vh' : 'calc(100dvh - 112px)',
         p: fullscreen ? 3 : 0,
         bgcolor: 'background.default',
-        overflow: 'auto',
+        // In fullscreen the screen scrolls itself; otherwise the window does (the footer sticks to it).
+        overflow: fullscreen ? 'auto' : 'visible',
       }}
     >
       <Stack component="header" direction="row" sx={{ alignItems: 'center', gap: 1 }}>
@@ -156,6 +215,7 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
         state={`${federated.status}:${federated.state}:${priority.status}:${priority.state}`}
         onResume={resume}
         onPause={pause}
+        ended={ended !== null}
       />
       <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
     </Box>

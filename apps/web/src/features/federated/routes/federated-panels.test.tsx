@@ -184,7 +184,6 @@ describe('federated job panels', () => {
 
       await events.click(screen.getByRole('button', { name: 'Exception' }));
       await events.click(screen.getByRole('button', { name: 'Exception' }));
-      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
       expect(submissions(socket, 'message.annotation.exception')[0]?.data).toEqual({
         action: 'exception',
         conversationId: 'conv-1',
@@ -238,7 +237,6 @@ describe('federated job panels', () => {
     it('its exception is hpi.prioritised.exception', async () => {
       const { socket, events } = await holding('intent.hpi.priority.job', priorityJob);
       await events.click(screen.getByRole('button', { name: 'Exception' }));
-      await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
       expect(submissions(socket, 'hpi.prioritised.exception')[0]?.data).toEqual({
         action: 'exception',
         conversationId: 'conv-2',

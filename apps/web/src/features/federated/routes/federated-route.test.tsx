@@ -395,10 +395,9 @@ describe('federated jobs screen', () => {
     ).toBeInTheDocument();
   });
 
-  it('raises an exception after confirmation: suggest_escalation for a job with a purpose', async () => {
+  it('raises an exception at once: suggest_escalation for a job with a purpose', async () => {
     const { socket, events } = await holdingJob();
     await events.click(screen.getByRole('button', { name: 'Exception' }));
-    await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
     expect(submissions(socket, 'message.annotation')[0]?.data).toEqual({
       action: 'suggest_escalation',
       conversationId: 'conv-1',
@@ -413,7 +412,6 @@ describe('federated jobs screen', () => {
   it('a job without a purpose raises message.annotation.exception', async () => {
     const { socket, events } = await holdingJob(annotationJob({ job: undefined }));
     await events.click(screen.getByRole('button', { name: 'Exception' }));
-    await events.click(await screen.findByRole('button', { name: 'Raise exception' }));
     expect(submissions(socket, 'message.annotation.exception')[0]?.data).toEqual({
       action: 'exception',
       conversationId: 'conv-1',
