@@ -17,6 +17,7 @@ import { portalEnvironment, type Config } from './platform/config.ts';
 import { isReachable, type Database, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin } from './platform/errors.ts';
 import { metricsPlugin } from './platform/metrics.ts';
+import { checkResponses, declareApiResponses } from './platform/declared-responses.ts';
 import { recordAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
 import users from './modules/users/module.ts';
@@ -139,6 +140,14 @@ async function hardenHttp(app: FastifyInstance, config: Config, db: Database): P
       ),
     }),
   });
+
+  // Every API route declares each status it can answer; /api/v1 is rate limited by API key.
+  declareApiResponses(app, { apiRateLimit: config.env.API_RATE_LIMIT });
+  if (process.env.LOOPDESK_CHECK_RESPONSES === '1') {
+    checkResponses(app);
+  }
+  // Only JSON bodies (and the types a route adds itself): text/plain to a JSON route is a 415.
+  app.removeContentTypeParser('text/plain');
 
   // Every refused request lands in the audit trail, written before the refusal is sent so that
   // nobody (a client, a test) can observe the refusal without its audit entry.

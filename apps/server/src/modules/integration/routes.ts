@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@loopdesk/contracts/errors.ts';
+import { errorResponses } from '@loopdesk/contracts/errors.ts';
 import {
   CreateJobBody,
   CreateJobHeaders,
@@ -32,7 +32,6 @@ declare module 'fastify' {
   }
 }
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const apiKeySecurity = [{ apiKey: [] }];
 
 /** Routes another module adds under `/api/v1`, behind the same API keys. */
@@ -66,7 +65,11 @@ export async function registerIntegration(
   },
 ): Promise<Integration> {
   const { api, db, bus, config } = deps;
-  await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
+  await registerOpenApi(app, {
+    version: config.version,
+    publicUrl: config.publicUrl,
+    termsUrl: config.env.TERMS_URL,
+  });
 
   const url = config.env.ASSISTANT_WEBHOOK_URL;
   const secret = config.env.ASSISTANT_WEBHOOK_SECRET;
@@ -125,7 +128,8 @@ export async function registerIntegration(
             security: apiKeySecurity,
             headers: CreateJobHeaders,
             body: CreateJobBody,
-            response: { 200: JobView, 201: JobView, ...errors },
+            // 400, 401, 413, 415, 429 and 500 are every /api/v1 route's (declared-responses.ts).
+            response: { 200: JobView, 201: JobView, ...errorResponses([409]) },
           },
         },
         async (request, reply) => {
@@ -147,7 +151,7 @@ export async function registerIntegration(
             summary: 'Read a job, with its result once completed',
             security: apiKeySecurity,
             params: JobIdParams,
-            response: { 200: JobView, ...errors },
+            response: { 200: JobView, ...errorResponses([404]) },
           },
         },
         async (request) => {
@@ -177,7 +181,7 @@ export async function registerIntegration(
             summary: 'Cancel a queued or assigned job',
             security: apiKeySecurity,
             params: JobIdParams,
-            response: { 200: JobView, ...errors },
+            response: { 200: JobView, ...errorResponses([404, 409]) },
           },
         },
         async (request) =>
@@ -194,7 +198,7 @@ export async function registerIntegration(
             summary: 'The outbox as a pull feed, oldest first, after a cursor',
             security: apiKeySecurity,
             querystring: EventsQuery,
-            response: { 200: EventFeed, ...errors },
+            response: { 200: EventFeed },
           },
         },
         async (request) => {
