@@ -26,6 +26,7 @@ import knowledge from './modules/knowledge/module.ts';
 import jobs from './modules/jobs/module.ts';
 import realtime from './modules/realtime/module.ts';
 import integration from './modules/integration/module.ts';
+import { registerOpenApi } from './modules/integration/openapi.ts';
 import conversations from './modules/conversations/module.ts';
 import scheduling from './modules/scheduling/module.ts';
 import workbench from './modules/workbench/module.ts';
@@ -85,6 +86,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     priorityWsUrl: config.env.PRIORITY_WS_URL,
   }));
 
+  // The OpenAPI documents list every route registered after this.
+  await registerOpenApi(app, {
+    version: config.version,
+    publicUrl: config.publicUrl,
+    termsUrl: config.env.TERMS_URL,
+  });
   // What every module uses: config, database, bus, tokens, sessions, the /internal router.
   await app.register(platform, { config, database, ...(deps.bus ? { bus: deps.bus } : {}) });
   // The modules, each after the ones it depends on (their `dependencies` say which). Fastify
@@ -95,8 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The job lifecycle and its outbox, then realtime work: technician sockets, dispatch, sessions.
   await app.register(jobs);
   await app.register(realtime);
-  // The integration API before every module with /api/v1 routes: its OpenAPI document lists
-  // what is registered after it.
+  // The integration API before every module with /api/v1 routes (they register through it).
   await app.register(integration);
   await app.register(conversations);
   await app.register(scheduling);

@@ -17,7 +17,6 @@ import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
 import { createDeliveriesService } from './deliveries.ts';
-import { registerOpenApi } from './openapi.ts';
 import { toJobView } from '../jobs/events.ts';
 import { registerOutboxMetrics } from './metrics.ts';
 import { createOutboxRepository, feedPosition, toDeliveryView, toOutboxEvent } from './outbox.ts';
@@ -49,9 +48,8 @@ export interface Integration {
 }
 
 /**
- * The assistant's integration API (issue 6): OpenAPI at /docs, `/api/v1` guarded by API keys,
+ * The assistant's integration API (issue 6): `/api/v1` guarded by API keys,
  * the admin routes of the route table, and the webhook worker when ASSISTANT_WEBHOOK_URL is set.
- * Call it before the other routes are registered, so that the document can list them.
  */
 export async function registerIntegration(
   app: FastifyInstance,
@@ -65,11 +63,6 @@ export async function registerIntegration(
   },
 ): Promise<Integration> {
   const { api, db, bus, config } = deps;
-  await registerOpenApi(app, {
-    version: config.version,
-    publicUrl: config.publicUrl,
-    termsUrl: config.env.TERMS_URL,
-  });
 
   const url = config.env.ASSISTANT_WEBHOOK_URL;
   const secret = config.env.ASSISTANT_WEBHOOK_SECRET;
