@@ -59,7 +59,9 @@ export function operationIdOf(method: string, path: string): string {
     .split('/')
     .filter(Boolean)
     .flatMap((segment) =>
-      segment.startsWith(':') ? ['by', ...segment.slice(1).split(/[^A-Za-z0-9]+/)] : segment.split(/[^A-Za-z0-9]+/),
+      segment.startsWith(':')
+        ? ['by', ...segment.slice(1).split(/[^A-Za-z0-9]+/)]
+        : segment.split(/[^A-Za-z0-9]+/),
     )
     .filter(Boolean);
   return [

@@ -172,8 +172,8 @@ export function createApiRouter(
             response: {
               ...entry.response,
               ...errorResponses([
-              ...(entry.access.anyOf.length > 0 ? ([403] as const) : []),
-              ...(entry.params ? ([400] as const) : []),
+                ...(entry.access.anyOf.length > 0 ? ([403] as const) : []),
+                ...(entry.params ? ([400] as const) : []),
                 501,
               ]),
             },

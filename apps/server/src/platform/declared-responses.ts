@@ -1,4 +1,4 @@
-import type { FastifyInstance, RouteOptions, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import { errorResponses, type ERROR_NAMES } from '@loopdesk/contracts/errors.ts';
 import { errorBody } from './errors.ts';
@@ -23,8 +23,7 @@ export function commonErrors(route: Pick<RouteOptions, 'method' | 'schema' | 'co
   const takesBody = methods.some((method) => BODY_METHODS.has(method));
   const hasInput = Boolean(schema.params ?? schema.querystring ?? schema.headers ?? schema.body);
   const limited =
-    isApiV1(route.url) ||
-    Boolean((route.config as { rateLimit?: unknown } | undefined)?.rateLimit);
+    isApiV1(route.url) || Boolean((route.config as { rateLimit?: unknown } | undefined)?.rateLimit);
   const statuses: Status[] = [
     ...(hasInput || takesBody ? ([400] as const) : []),
     401,
@@ -42,7 +41,7 @@ export function commonErrors(route: Pick<RouteOptions, 'method' | 'schema' | 'co
  * minute for each key. Register before the routes.
  */
 export function declareApiResponses(app: FastifyInstance, options: { apiRateLimit: number }) {
-  const limiter: onRequestHookHandler = app.rateLimit({
+  const limiter = app.rateLimit({
     max: options.apiRateLimit,
     timeWindow: '1 minute',
     // One budget per API key (the Authorization header), else per address.

@@ -52,7 +52,8 @@ describe('every /api/v1 operation answers as the OpenAPI document says', () => {
   let key: string;
   let annotator: string;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
+  // ajv-formats is CommonJS: its plugin is the default export's `default`.
+  (addFormats as unknown as { default: (ajv: Ajv2020) => void }).default(ajv);
   const validators = new Map<string, ValidateFunction>();
   /** The statuses met for each operation, to prove every declared one was called. */
   const seen = new Map<string, Set<number>>();
@@ -85,8 +86,7 @@ describe('every /api/v1 operation answers as the OpenAPI document says', () => {
     const operation = operations.get(operationKey);
     expect(operation, `${operationKey} is in the document`).toBeDefined();
     const declared = operation?.responses?.[String(response.statusCode)] as
-      | OpenAPIV3_1.ResponseObject
-      | undefined;
+      OpenAPIV3_1.ResponseObject | undefined;
     expect(
       declared,
       `${operationKey} answered ${response.statusCode}, which it does not declare: ${response.body}`,
@@ -138,13 +138,18 @@ describe('every /api/v1 operation answers as the OpenAPI document says', () => {
     return response;
   }
 
-  it('jobs: create (201, then 200 for the same key), read, cancel; 400, 404 and 409', async () => {
+  it('jobs: create (201, then 200 for the same key), read, cancel; 400, 404 and 409 of each', async () => {
     const create = 'POST /api/v1/jobs';
     const idem = { 'idempotency-key': 'conformance-1' };
     const job = (await call(create, 201, { payload: annotationJob, headers: idem })).json();
     await call(create, 200, { payload: annotationJob, headers: idem });
     await call(create, 409, { payload: { ...annotationJob, tenant: 'other' }, headers: idem });
     await call(create, 400, { payload: { ...annotationJob, queue: 'nope' }, headers: idem });
+    const task = { queue: 'exceptions', type: 'exception.job', tenant: 'acme-clinic' };
+    await call(create, 404, {
+      payload: { ...task, data: { conversationId: 'missing' } },
+      headers: { 'idempotency-key': 'conformance-2' },
+    });
 
     const read = 'GET /api/v1/jobs/{id}';
     await call(read, 200, { url: `/api/v1/jobs/${job.id}` });

@@ -89,7 +89,9 @@ describe('the OpenAPI documents, checked by the standards’ own tools', () => {
       const { stdout } = await run(
         process.execPath,
         [cli, 'lint', file, '--config', path.join(repoRoot, 'redocly.yaml'), '--format', 'json'],
-        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+        {
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
       ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
       const report = JSON.parse(stdout) as {
         totals: { errors: number; warnings: number };
@@ -132,8 +134,7 @@ describe('the OpenAPI documents, checked by the standards’ own tools', () => {
 
   it('the job’s data and result say what they hold', () => {
     const job = documents.api.paths?.['/api/v1/jobs/{id}']?.get?.responses?.['200'] as
-      | OpenAPIV3_1.ResponseObject
-      | undefined;
+      OpenAPIV3_1.ResponseObject | undefined;
     const schema = job?.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject;
     const { data, result } = schema.properties as Record<string, OpenAPIV3_1.SchemaObject>;
     expect(data?.type).toBe('object');

@@ -122,7 +122,8 @@ export async function registerIntegration(
             headers: CreateJobHeaders,
             body: CreateJobBody,
             // 400, 401, 413, 415, 429 and 500 are every /api/v1 route's (declared-responses.ts).
-            response: { 200: JobView, 201: JobView, ...errorResponses([409]) },
+            // 404: an exceptions task for a conversation Loopdesk does not know.
+            response: { 200: JobView, 201: JobView, ...errorResponses([404, 409]) },
           },
         },
         async (request, reply) => {

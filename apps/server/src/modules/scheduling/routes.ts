@@ -7,7 +7,6 @@ import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { SchedulingService } from './service.ts';
 
-
 /** Physicians and appointments for the portal (spec 3 §7 Scheduling). */
 export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingService): void {
   api.route(
