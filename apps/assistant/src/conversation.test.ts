@@ -142,7 +142,10 @@ describe('the demo assistant', () => {
       completedAt: '',
     } as const;
     expect(
-      firstExtract({ ...base, result: { data: { entities: [{ extract: ' sore throat ' }] } } }),
+      firstExtract({
+        ...base,
+        result: { type: 'message.annotation', data: { entities: [{ extract: ' sore throat ' }] } },
+      }),
     ).toBe('sore throat');
     expect(firstExtract({ ...base, result: null })).toBeUndefined();
   });

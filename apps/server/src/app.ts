@@ -18,6 +18,7 @@ import { isReachable, type Database, type DatabaseHandle } from './platform/db/d
 import { errorBody, errorsPlugin } from './platform/errors.ts';
 import { storableTextPlugin } from './platform/storable-text.ts';
 import { metricsPlugin } from './platform/metrics.ts';
+import { checkResponses, declareApiResponses } from './platform/declared-responses.ts';
 import { recordAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
 import users from './modules/users/module.ts';
@@ -26,6 +27,7 @@ import knowledge from './modules/knowledge/module.ts';
 import jobs from './modules/jobs/module.ts';
 import realtime from './modules/realtime/module.ts';
 import integration from './modules/integration/module.ts';
+import { registerOpenApi } from './modules/integration/openapi.ts';
 import conversations from './modules/conversations/module.ts';
 import scheduling from './modules/scheduling/module.ts';
 import workbench from './modules/workbench/module.ts';
@@ -85,6 +87,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     priorityWsUrl: config.env.PRIORITY_WS_URL,
   }));
 
+  // The OpenAPI documents list every route registered after this.
+  await registerOpenApi(app, {
+    version: config.version,
+    publicUrl: config.publicUrl,
+    termsUrl: config.env.TERMS_URL,
+  });
   // What every module uses: config, database, bus, tokens, sessions, the /internal router.
   await app.register(platform, { config, database, ...(deps.bus ? { bus: deps.bus } : {}) });
   // The modules, each after the ones it depends on (their `dependencies` say which). Fastify
@@ -95,8 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The job lifecycle and its outbox, then realtime work: technician sockets, dispatch, sessions.
   await app.register(jobs);
   await app.register(realtime);
-  // The integration API before every module with /api/v1 routes: its OpenAPI document lists
-  // what is registered after it.
+  // The integration API before every module with /api/v1 routes (they register through it).
   await app.register(integration);
   await app.register(conversations);
   await app.register(scheduling);
@@ -141,6 +148,14 @@ async function hardenHttp(app: FastifyInstance, config: Config, db: Database): P
       ),
     }),
   });
+
+  // Every API route declares each status it can answer; /api/v1 is rate limited by API key.
+  declareApiResponses(app, { apiRateLimit: config.env.API_RATE_LIMIT });
+  if (process.env.LOOPDESK_CHECK_RESPONSES === '1') {
+    checkResponses(app);
+  }
+  // Only JSON bodies (and the types a route adds itself): text/plain to a JSON route is a 415.
+  app.removeContentTypeParser('text/plain');
 
   // Every refused request lands in the audit trail, written before the refusal is sent so that
   // nobody (a client, a test) can observe the refusal without its audit entry.

@@ -20,14 +20,26 @@ export const ERROR_RESPONSES = {
   409: ErrorBody,
 } as const;
 
+/**
+ * The error answers of a route by status code, each in the one error shape: what the route
+ * schemas declare (and the OpenAPI documents list) for the statuses a route can answer.
+ */
+export function errorResponses(
+  statuses: readonly (keyof typeof ERROR_NAMES)[],
+): Partial<Record<keyof typeof ERROR_NAMES, typeof ErrorBody>> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+}
+
 /** The `error` word used for each status code. */
 export const ERROR_NAMES = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',

@@ -106,6 +106,19 @@ export type CreateJobHeaders = z.infer<typeof CreateJobHeaders>;
 export const JobIdParams = z.object({ id: z.uuid({ message: 'must be a job id (uuid)' }) });
 export type JobIdParams = z.infer<typeof JobIdParams>;
 
+/** What a completed job holds: the technician's submission (spec 1 §7). */
+export const JobResult = z
+  .looseObject({
+    type: z
+      .string()
+      .describe('the submission’s event type of spec 1 §7, such as message.annotation'),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe('the submission’s payload of spec 1 §7 for its type, with the jobId it answers'),
+  })
+  .describe('the technician’s submission that completed the job');
+export type JobResult = z.infer<typeof JobResult>;
+
 /** A job as the assistant reads it. */
 export const JobView = z.object({
   id: z.uuid(),
@@ -115,10 +128,16 @@ export const JobView = z.object({
   state: JobState,
   attempts: z.number().int(),
   priority: z.number().int(),
-  data: z.unknown().describe('the job event data as sent'),
+  data: z
+    .record(z.string(), z.unknown())
+    .describe(
+      'the job event data of spec 1 §3 exactly as sent in POST /api/v1/jobs (slotSpecification, slot, relatedSlots, lastTurn, job, entity, portal, metadata …)',
+    ),
   createdAt: isoDate,
   completedAt: isoDate.nullable(),
-  result: z.unknown().nullable().describe('the technician’s submission once completed'),
+  result: JobResult.nullable().describe(
+    'null until the job is completed; then the technician’s submission: { type, data }',
+  ),
 });
 export type JobView = z.infer<typeof JobView>;
 

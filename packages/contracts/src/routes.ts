@@ -47,6 +47,29 @@ export function routeKey(route: Pick<ApiRoute, 'method' | 'path'>): string {
   return `${route.method} ${route.path}`;
 }
 
+/**
+ * The OpenAPI `operationId` of a route, from its key: the method and the path's words in camel
+ * case, `:params` as `By<Param>`, without the document's prefix (`/api/v1` or `/internal`). So
+ * `GET /api/v1/jobs/:id` is `getJobsById` and `POST /internal/integration/api-keys` is
+ * `postIntegrationApiKeys`.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/(api\/v1|internal)(?=\/|$)/, '')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) =>
+      segment.startsWith(':')
+        ? ['by', ...segment.slice(1).split(/[^A-Za-z0-9]+/)]
+        : segment.split(/[^A-Za-z0-9]+/),
+    )
+    .filter(Boolean);
+  return [
+    method.toLowerCase(),
+    ...words.map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`),
+  ].join('');
+}
+
 /** Fills a route path's `:params` (URI-encoded), for clients. */
 export function fillPath(path: string, params: Readonly<Record<string, string>>): string {
   return path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {

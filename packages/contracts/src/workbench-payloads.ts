@@ -159,9 +159,10 @@ export type IntentSubmission = z.infer<typeof IntentSubmission>;
 /** Nested map of category to sub-categories in an intent's context menu (spec 1 §3). */
 export type ContextMenuTree = { [category: string]: ContextMenuTree | string[] | null };
 /** Schema of {@link ContextMenuTree}: a leaf is null, an empty object or a list of sub-categories. */
-export const ContextMenuTree: z.ZodType<ContextMenuTree> = z.lazy(() =>
-  z.record(z.string(), z.union([ContextMenuTree, z.array(z.string()), z.null()])),
-);
+export const ContextMenuTree: z.ZodType<ContextMenuTree> = z
+  .lazy(() => z.record(z.string(), z.union([ContextMenuTree, z.array(z.string()), z.null()])))
+  // Recursive: the OpenAPI documents give it a component of its own to refer to.
+  .meta({ id: 'ContextMenuTree' });
 
 /** Answer of `GET /internal/quinn/intents/{intent}/_context_menu` (spec 1 §3, §7). */
 export const IntentContextMenu = z.object({

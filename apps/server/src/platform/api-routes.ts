@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { z } from 'zod';
 import { API_ROUTES, routeKey, type ApiRoute } from '@loopdesk/contracts/routes.ts';
-import { NOT_BUILT_MESSAGE } from '@loopdesk/contracts/errors.ts';
+import { errorResponses, NOT_BUILT_MESSAGE } from '@loopdesk/contracts/errors.ts';
 import { NoBody } from '@loopdesk/contracts/routes/api-route.ts';
 import { errorBody } from './errors.ts';
 import { authenticate, authorize } from './auth/guard.ts';
@@ -72,17 +72,40 @@ const TABLE = new Map<string, ApiRoute>(API_ROUTES.map((route) => [routeKey(rout
 /** Every `/internal` route is called with a staff access token (for the OpenAPI document). */
 const STAFF_SECURITY = [{ staffToken: [] }];
 
+/** What the OpenAPI document says of a table route besides its schemas. */
+function describe(route: ApiRoute, docs: RouteOptions['docs']) {
+  const privileges = route.access.anyOf.length
+    ? `Needs ${route.access.anyOf.length === 1 ? 'the privilege' : 'one of the privileges'} ${route.access.anyOf.map((p) => `\`${p}\``).join(', ')}.`
+    : 'Any signed-in user.';
+  return {
+    tags: docs ? [...docs.tags] : [route.area],
+    summary: docs?.summary ?? routeKey(route),
+    description: `${privileges} Spec: ${route.spec}.`,
+    security: STAFF_SECURITY,
+  };
+}
+
+/**
+ * The errors a table route answers besides the common ones (platform/declared-responses.ts): 403
+ * when it needs a privilege, 404 when its path names something.
+ */
+function routeErrors(route: ApiRoute) {
+  return errorResponses([
+    ...(route.access.anyOf.length > 0 ? ([403] as const) : []),
+    ...(route.params ? ([404] as const) : []),
+  ]);
+}
+
 /** The Fastify schema of a table route: validation in, serialisation out, and the document. */
 function schemaOf(route: ApiRoute, docs: RouteOptions['docs']): FastifySchema {
   return {
-    ...(docs ? { tags: [...docs.tags], summary: docs.summary } : {}),
-    security: STAFF_SECURITY,
+    ...describe(route, docs),
     ...(route.params ? { params: route.params } : {}),
     ...(route.query ? { querystring: route.query } : {}),
     ...(route.headers ? { headers: route.headers } : {}),
     // A route that reads no body validates none (and documents none).
     ...(route.body && route.body !== NoBody ? { body: route.body } : {}),
-    ...(route.response ? { response: route.response } : {}),
+    response: { ...routeErrors(route), ...route.response },
   };
 }
 
@@ -133,13 +156,28 @@ export function createApiRouter(
      * its body: no schema is registered, so nothing is validated before the 501.
      */
     registerNotBuilt(): void {
-      for (const entry of API_ROUTES) {
+      for (const entry of API_ROUTES as readonly ApiRoute[]) {
         if (built.has(routeKey(entry))) {
           continue;
         }
         app.route({
           method: entry.method,
           url: entry.path,
+          // Documented with its path parameters and the answers of the contract it will have;
+          // nothing else is validated before the 501.
+          schema: {
+            ...describe(entry, undefined),
+            description: `${describe(entry, undefined).description} Not built yet: answers 501 after the privilege check.`,
+            ...(entry.params ? { params: entry.params } : {}),
+            response: {
+              ...entry.response,
+              ...errorResponses([
+                ...(entry.access.anyOf.length > 0 ? ([403] as const) : []),
+                ...(entry.params ? ([400] as const) : []),
+                501,
+              ]),
+            },
+          },
           onRequest: guardFor(entry),
           handler: async (_request, reply) =>
             reply.status(501).send(errorBody(501, NOT_BUILT_MESSAGE)),

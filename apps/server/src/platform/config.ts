@@ -93,6 +93,7 @@ export const EnvSchema = z.object({
   SESSION_IDLE_MINUTES: whole(1).default(30),
   SESSION_ABSOLUTE_HOURS: whole(1).default(12),
   SIGN_IN_RATE_LIMIT: whole(1).default(30),
+  API_RATE_LIMIT: whole(1).default(6000),
   PORTAL_ENVIRONMENT: PortalEnvironment.optional(),
   HELP_CENTER_URL: optionalUrl,
   SYNTHETIC_TEST_CASE_URL: optionalUrl,

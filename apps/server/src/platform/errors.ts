@@ -116,12 +116,13 @@ export const errorsPlugin = fp(
           );
       }
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        // RFC 9110 §15.5.16: a body of a type the route does not take is 415, not 400.
         const type = request.headers['content-type'] ?? 'none';
         return reply
-          .status(400)
+          .status(415)
           .send(
             errorBody(
-              400,
+              415,
               `Unsupported Content-Type '${type}': send the body as application/json.`,
               [{ path: 'headers.content-type', message: 'must be application/json' }],
             ),

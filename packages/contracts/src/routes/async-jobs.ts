@@ -1,3 +1,4 @@
+import { errorResponses } from '../errors.ts';
 import { any, NoBody, type ApiRoute } from './api-route.ts';
 import {
   AddTaskBody,
@@ -68,7 +69,8 @@ export const ASYNC_JOBS_ROUTES = [
     spec: '3 §7',
     params: TaskParams,
     body: SubmitTaskBody,
-    response: { 200: AsyncTask },
+    // 409: the task is held by someone else, or no longer open.
+    response: { 200: AsyncTask, ...errorResponses([409]) },
   },
   {
     method: 'DELETE',
@@ -79,7 +81,8 @@ export const ASYNC_JOBS_ROUTES = [
     params: TaskParams,
     query: DiscardTaskQuery,
     body: NoBody,
-    response: { 200: AsyncTask },
+    // 409: the task is held by someone else, or no longer open.
+    response: { 200: AsyncTask, ...errorResponses([409]) },
   },
   {
     method: 'GET',

@@ -1,3 +1,4 @@
+import { errorResponses } from '../errors.ts';
 import { any, NoBody, signedIn, type ApiRoute } from './api-route.ts';
 import { DeadJobOutcome, DeadJobs, JobIdParams, QueueSize } from '../jobs.ts';
 import {
@@ -66,7 +67,8 @@ export const JOBS_ROUTES = [
     spec: 'issue 3: a dead job back in its queue, with fresh attempts',
     params: JobIdParams,
     body: NoBody,
-    response: { 200: DeadJobOutcome },
+    // 409: the job is not dead (any more).
+    response: { 200: DeadJobOutcome, ...errorResponses([409]) },
   },
   {
     method: 'POST',
@@ -76,7 +78,8 @@ export const JOBS_ROUTES = [
     spec: 'issue 3: a dead job cancelled for good',
     params: JobIdParams,
     body: NoBody,
-    response: { 200: DeadJobOutcome },
+    // 409: the job is not dead (any more).
+    response: { 200: DeadJobOutcome, ...errorResponses([409]) },
   },
   {
     method: 'GET',

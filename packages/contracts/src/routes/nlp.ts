@@ -1,3 +1,4 @@
+import { errorResponses } from '../errors.ts';
 import { signedIn, type ApiRoute } from './api-route.ts';
 import {
   AutomatedRecognitionResult,
@@ -18,7 +19,8 @@ export const NLP_ROUTES = [
     spec: '1 §7, 2 §7',
     query: EntitiesQuery,
     body: NlpTextBody,
-    response: { 200: AutomatedRecognitionResult },
+    // 406: an Accept header asking for another version.
+    response: { 200: AutomatedRecognitionResult, ...errorResponses([406]) },
   },
   {
     method: 'POST',
@@ -27,7 +29,8 @@ export const NLP_ROUTES = [
     area: 'nlp',
     spec: '1 §7, 2 §7',
     body: NormaliseBody,
-    response: { 200: NormaliseResponse },
+    // 406: an Accept header asking for another version.
+    response: { 200: NormaliseResponse, ...errorResponses([406]) },
   },
   {
     method: 'POST',
@@ -36,6 +39,7 @@ export const NLP_ROUTES = [
     area: 'nlp',
     spec: '1 §7, 3 §7',
     body: NlpTextBody,
-    response: { 200: EntityExtractionResult },
+    // 406: an Accept header asking for another version.
+    response: { 200: EntityExtractionResult, ...errorResponses([406]) },
   },
 ] as const satisfies readonly ApiRoute[];

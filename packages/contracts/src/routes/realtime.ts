@@ -1,3 +1,4 @@
+import { errorResponses } from '../errors.ts';
 import { any, signedIn, type ApiRoute } from './api-route.ts';
 import {
   CloudEvent,
@@ -17,7 +18,8 @@ export const REALTIME_ROUTES = [
     area: 'realtime',
     spec: '1 §7',
     body: CloudEvent,
-    response: { 202: EventAccepted },
+    // 409: the submission is not for the job the user holds.
+    response: { 202: EventAccepted, ...errorResponses([409]) },
   },
   {
     method: 'GET',

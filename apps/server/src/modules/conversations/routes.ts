@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@loopdesk/contracts/errors.ts';
+import { errorResponses } from '@loopdesk/contracts/errors.ts';
 import {
   AppendMessageBody,
   ConversationIdParams,
@@ -17,7 +17,6 @@ import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { ConversationsService } from './service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const apiKeySecurity = [{ apiKey: [] }];
 
 const tenantOf = (request: FastifyRequest): string | undefined => {
@@ -112,7 +111,7 @@ export function registerConversationApi(
         security: apiKeySecurity,
         params: ConversationIdParams,
         body: PutConversationBody,
-        response: { 200: ConversationView, 201: ConversationView, ...errors },
+        response: { 200: ConversationView, 201: ConversationView, ...errorResponses([409]) },
       },
     },
     async (request, reply) => {
@@ -134,7 +133,7 @@ export function registerConversationApi(
         summary: 'Read a conversation: who holds it (bot, queue or a reviewer) and its status',
         security: apiKeySecurity,
         params: ConversationIdParams,
-        response: { 200: ConversationView, ...errors },
+        response: { 200: ConversationView, ...errorResponses([404]) },
       },
     },
     async (request) => {
@@ -153,7 +152,11 @@ export function registerConversationApi(
         security: apiKeySecurity,
         params: ConversationIdParams,
         body: AppendMessageBody,
-        response: { 200: ConversationMessage, 201: ConversationMessage, ...errors },
+        response: {
+          200: ConversationMessage,
+          201: ConversationMessage,
+          ...errorResponses([404, 409]),
+        },
       },
     },
     async (request, reply) => {
@@ -177,7 +180,7 @@ export function registerConversationApi(
         security: apiKeySecurity,
         params: ConversationIdParams,
         body: HandoverBody,
-        response: { 200: ConversationView, ...errors },
+        response: { 200: ConversationView, ...errorResponses([404, 409]) },
       },
     },
     async (request) =>
@@ -200,7 +203,7 @@ export function registerConversationApi(
         security: apiKeySecurity,
         params: ConversationIdParams,
         body: PutConfigurationBody,
-        response: { 200: TenantConfiguration, ...errors },
+        response: { 200: TenantConfiguration },
       },
     },
     async (request) =>

@@ -13,10 +13,11 @@ declare module 'fastify' {
 }
 
 /**
- * The integration API (issue 6): `/api/v1` for the assistant with API keys, its OpenAPI document,
+ * The integration API (issue 6): `/api/v1` for the assistant with API keys (its OpenAPI document is
+ * registered by app.ts before every module: modules/integration/openapi.ts),
  * the outbox as a pull feed, the webhook worker, and the admins' API keys and deliveries. New jobs
  * go to the realtime hub for the direct hand-off; job events are modules/jobs' (events.ts).
- * Registered before the modules whose `/api/v1` routes the OpenAPI document lists.
+ * Registered before the modules that add `/api/v1` routes through it.
  */
 export default fp(
   async (app) => {

@@ -39,7 +39,7 @@ describe('the OpenAPI document and its UI at /docs', () => {
     expect(initializer.body).toContain('json');
   });
 
-  it('the JSON document is OpenAPI 3.1, generated from the contracts, listing the integration API', async () => {
+  it('the JSON document is OpenAPI 3.1, generated from the contracts, listing the assistant’s API', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/docs/json' });
     expect(response.statusCode).toBe(200);
     const document = response.json();
@@ -57,10 +57,6 @@ describe('the OpenAPI document and its UI at /docs', () => {
       '/api/v1/physicians/{id}',
       '/api/v1/requests',
       '/api/v1/requests/{id}/answer',
-      '/internal/integration/api-keys',
-      '/internal/integration/api-keys/{id}',
-      '/internal/integration/webhook-deliveries',
-      '/internal/integration/webhook-deliveries/{eventId}/_redeliver',
     ]);
     const create = document.paths['/api/v1/jobs'].post;
     expect(create.security).toEqual([{ apiKey: [] }]);
@@ -77,9 +73,28 @@ describe('the OpenAPI document and its UI at /docs', () => {
     ]);
     expect(body.required).toEqual(expect.arrayContaining(['queue', 'type', 'tenant', 'data']));
     expect(Object.keys(create.responses)).toEqual(
-      expect.arrayContaining(['200', '201', '400', '401', '409']),
+      expect.arrayContaining(['200', '201', '400', '401', '409', '413', '415', '429', '500']),
     );
+    expect(create.operationId).toBe('postJobs');
     expect(document.components.securitySchemes.apiKey).toMatchObject({ scheme: 'bearer' });
+  });
+
+  it('the portal’s document at /docs/internal/json lists the /internal routes, the admins’ among them', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/docs/internal/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    const keys = document.paths['/internal/integration/api-keys'];
+    expect(keys.post).toMatchObject({
+      operationId: 'postIntegrationApiKeys',
+      tags: ['admin'],
+      security: [{ staffToken: [] }],
+    });
+    expect(keys.post.description).toMatch(/users:permissions:update/);
+    expect(Object.keys(keys.post.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '413', '415', '500']),
+    );
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['staffToken']);
   });
 });
 

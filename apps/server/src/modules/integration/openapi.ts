@@ -1,29 +1,114 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { operationIdOf } from '@loopdesk/contracts/routes.ts';
+import { isApiV1, isDocumentedUrl } from '../../platform/declared-responses.ts';
 
-/** Paths the OpenAPI document describes: the assistant's API and its administration. */
-const DOCUMENTED = ['/api/v1/', '/internal/integration/'];
+/** An OpenAPI document as @fastify/swagger builds it (only what is read here is typed). */
+interface OpenApiDocument {
+  info: Record<string, unknown>;
+  paths?: Record<string, unknown>;
+  tags?: { name: string; description?: string }[];
+  components?: { securitySchemes?: Record<string, unknown> } & Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The two documents: the assistant's `/api/v1` and the portal's `/internal`. */
+export type DocumentName = 'api' | 'internal';
+
+/** The tags of the portal's document: one per area of the route table, and the admins'. */
+const INTERNAL_TAGS: Record<string, string> = {
+  admin: 'API keys and webhook deliveries of the integration API (staff admins)',
+  analytics: 'Counts and exports of the work done',
+  'async-jobs': 'Background tasks and their knowledge-base versions',
+  conversations: "The exception desk's conversations, their messages and patients",
+  'data-preparation': 'Data sets prepared for annotation',
+  exceptions: 'The exception desk: queues, holding and ending conversations',
+  intelligence: 'Knowledge base, search and suggestions',
+  integration: 'The integration API, seen from the portal',
+  jobs: 'Jobs of the technicians: read, requeue, dead jobs',
+  messaging: 'Messages between staff',
+  nlp: 'Language tools (annotation, entity lookups)',
+  notifications: 'Notifications of the signed-in user',
+  realtime: 'Queues, sockets and sessions',
+  scheduling: 'Physicians and appointments',
+  summaries: 'Summaries of conversations',
+  system: 'System administration',
+  users: 'Users, roles and privileges',
+};
+
+const API_TAGS: Record<string, string> = {
+  jobs: 'Create, read and cancel jobs',
+  events: 'The outbox as a pull feed',
+  requests: "The portal's questions to the assistant: read them, answer them",
+  conversations: 'Conversations of the exception desk, their messages and handovers',
+  scheduling: 'The physician directory the desk schedules with',
+};
 
 /**
- * The OpenAPI 3.1 document at `/docs/json` and Swagger UI at `/docs`, generated from the zod
- * schemas of the routes (packages/contracts). Register before the routes it should list.
+ * One of the two documents, cut from the whole one @fastify/swagger generates: its paths, the
+ * tags they use, and its security scheme.
+ */
+export function documentOf(whole: OpenApiDocument, name: DocumentName): OpenApiDocument {
+  const paths = Object.fromEntries(
+    Object.entries(whole.paths ?? {}).filter(([path]) =>
+      name === 'api' ? isApiV1(path) : path.startsWith('/internal/'),
+    ),
+  );
+  const descriptions = name === 'api' ? API_TAGS : INTERNAL_TAGS;
+  const used = new Set(
+    Object.values(paths).flatMap((item) =>
+      Object.values(item as Record<string, { tags?: string[] }>).flatMap(
+        (operation) => operation.tags ?? [],
+      ),
+    ),
+  );
+  const scheme = name === 'api' ? 'apiKey' : 'staffToken';
+  return {
+    ...whole,
+    info: {
+      ...whole.info,
+      title: name === 'api' ? 'Loopdesk integration API' : 'Loopdesk portal API',
+      description:
+        name === 'api'
+          ? 'The assistant sends jobs with an API key and reads results from a pull feed or its webhook (Standard Webhooks). Every error answers in one shape: `{ error, message, details? }`. The portal’s own API is at /docs/internal/json. See docs/integration-api.md.'
+          : 'The `/internal` routes the portal calls with a staff access token, each with the privilege it needs. Every error answers in one shape: `{ error, message, details? }`. The assistant’s API is at /docs/json.',
+    },
+    tags: [...used].sort().map((tag) => ({
+      name: tag,
+      description: descriptions[tag] ?? `The ${tag} routes`,
+    })),
+    paths,
+    components: {
+      ...whole.components,
+      securitySchemes: { [scheme]: whole.components?.securitySchemes?.[scheme] },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 documents, generated from the route schemas (the contracts' route table for
+ * `/internal`, the contracts' schemas of `/api/v1`): the assistant's at `/docs/json` (Swagger UI
+ * at `/docs`), the portal's at `/docs/internal/json`. Every operation's `operationId` comes from
+ * its route key. Register before the routes it should list.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
-  options: { version: string; publicUrl: string },
+  options: { version: string; publicUrl: string; termsUrl?: string | undefined },
 ): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'Loopdesk integration API',
+        title: 'Loopdesk API',
         version: options.version,
-        description:
-          'The assistant sends jobs with an API key and reads results from a pull feed or its webhook. See docs/integration-api.md.',
+        license: {
+          name: 'Proprietary: all rights reserved',
+          url: options.termsUrl || `${options.publicUrl}/docs`,
+        },
       },
-      servers: [{ url: options.publicUrl }],
+      servers: [{ url: options.publicUrl, description: 'This Loopdesk server (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           apiKey: {
@@ -35,29 +120,33 @@ export async function registerOpenApi(
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'A staff access token with the privilege users:permissions:update.',
+            description:
+              'A staff access token from sign-in; each operation says which privilege it needs.',
           },
         },
       },
-      tags: [
-        { name: 'jobs', description: 'Create, read and cancel jobs' },
-        { name: 'events', description: 'The outbox as a pull feed' },
-        {
-          name: 'requests',
-          description: "The portal's questions to the assistant: read them, answer them",
-        },
-        { name: 'admin', description: 'API keys and webhook deliveries (staff admins)' },
-      ],
     },
+    // The schemas registered with an id (the recursive ones) become components.
+    transformObject: jsonSchemaTransformObject,
     transform: (input) => {
-      if (!DOCUMENTED.some((prefix) => input.url.startsWith(prefix))) {
+      const method = [input.route.method].flat()[0] ?? 'GET';
+      if (!isDocumentedUrl(input.url) || method === 'HEAD') {
         return { schema: { hide: true }, url: input.url };
       }
-      return jsonSchemaTransform(input);
+      return jsonSchemaTransform({
+        ...input,
+        schema: { ...input.schema, operationId: operationIdOf(method, input.url) },
+      });
     },
   });
+  const cut = (name: DocumentName) => (whole: Record<string, unknown>) =>
+    documentOf(whole as OpenApiDocument, name);
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
+    transformSpecification: cut('api'),
   });
+  app.get('/docs/internal/json', { schema: { hide: true } }, () =>
+    cut('internal')(structuredClone(app.swagger()) as unknown as Record<string, unknown>),
+  );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@loopdesk/contracts/errors.ts';
+import { errorResponses } from '@loopdesk/contracts/errors.ts';
 import {
   CreateJobBody,
   CreateJobHeaders,
@@ -17,7 +17,6 @@ import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
 import { createDeliveriesService } from './deliveries.ts';
-import { registerOpenApi } from './openapi.ts';
 import { toJobView } from '../jobs/events.ts';
 import { registerOutboxMetrics } from './metrics.ts';
 import { createOutboxRepository, feedPosition, toDeliveryView, toOutboxEvent } from './outbox.ts';
@@ -32,7 +31,6 @@ declare module 'fastify' {
   }
 }
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const apiKeySecurity = [{ apiKey: [] }];
 
 /** Routes another module adds under `/api/v1`, behind the same API keys. */
@@ -50,9 +48,8 @@ export interface Integration {
 }
 
 /**
- * The assistant's integration API (issue 6): OpenAPI at /docs, `/api/v1` guarded by API keys,
+ * The assistant's integration API (issue 6): `/api/v1` guarded by API keys,
  * the admin routes of the route table, and the webhook worker when ASSISTANT_WEBHOOK_URL is set.
- * Call it before the other routes are registered, so that the document can list them.
  */
 export async function registerIntegration(
   app: FastifyInstance,
@@ -66,7 +63,6 @@ export async function registerIntegration(
   },
 ): Promise<Integration> {
   const { api, db, bus, config } = deps;
-  await registerOpenApi(app, { version: config.version, publicUrl: config.publicUrl });
 
   const url = config.env.ASSISTANT_WEBHOOK_URL;
   const secret = config.env.ASSISTANT_WEBHOOK_SECRET;
@@ -125,7 +121,9 @@ export async function registerIntegration(
             security: apiKeySecurity,
             headers: CreateJobHeaders,
             body: CreateJobBody,
-            response: { 200: JobView, 201: JobView, ...errors },
+            // 400, 401, 413, 415, 429 and 500 are every /api/v1 route's (declared-responses.ts).
+            // 404: an exceptions task for a conversation Loopdesk does not know.
+            response: { 200: JobView, 201: JobView, ...errorResponses([404, 409]) },
           },
         },
         async (request, reply) => {
@@ -147,7 +145,7 @@ export async function registerIntegration(
             summary: 'Read a job, with its result once completed',
             security: apiKeySecurity,
             params: JobIdParams,
-            response: { 200: JobView, ...errors },
+            response: { 200: JobView, ...errorResponses([404]) },
           },
         },
         async (request) => {
@@ -177,7 +175,7 @@ export async function registerIntegration(
             summary: 'Cancel a queued or assigned job',
             security: apiKeySecurity,
             params: JobIdParams,
-            response: { 200: JobView, ...errors },
+            response: { 200: JobView, ...errorResponses([404, 409]) },
           },
         },
         async (request) =>
@@ -194,7 +192,7 @@ export async function registerIntegration(
             summary: 'The outbox as a pull feed, oldest first, after a cursor',
             security: apiKeySecurity,
             querystring: EventsQuery,
-            response: { 200: EventFeed, ...errors },
+            response: { 200: EventFeed },
           },
         },
         async (request) => {

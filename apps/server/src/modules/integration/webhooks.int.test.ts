@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { feedCaughtUp } from '../../test/outbox.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
@@ -54,25 +55,24 @@ async function startReceiver(): Promise<{
   };
 }
 
-/** What the assistant does with each request: verify it as Standard Webhooks says. */
+/**
+ * What the assistant does with each request: verify it with the Standard Webhooks reference
+ * library (`standardwebhooks`): signature, id and a timestamp within its tolerance.
+ */
 function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
-  const id = String(headers['webhook-id']);
-  const timestamp = String(headers['webhook-timestamp']);
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) {
-    return false;
-  }
-  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
-    .update(`${id}.${timestamp}.${body}`)
-    .digest();
-  return String(headers['webhook-signature'])
-    .split(' ')
-    .some((signature) => {
-      const [version, mac] = signature.split(',');
-      const given = Buffer.from(mac ?? '', 'base64');
-      return (
-        version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected)
-      );
+  try {
+    new Webhook(secret).verify(body, {
+      'webhook-id': String(headers['webhook-id']),
+      'webhook-timestamp': String(headers['webhook-timestamp']),
+      'webhook-signature': String(headers['webhook-signature']),
     });
+    return true;
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) {
+      return false;
+    }
+    throw error;
+  }
 }
 
 async function until<T>(
@@ -169,6 +169,17 @@ describe('webhook delivery of the outbox to the assistant', () => {
     expect(
       verify(`whsec_${randomBytes(32).toString('base64')}`, request.headers, request.body),
     ).toBe(false);
+    // Tampered deliveries are refused by the reference library: another body, id or time.
+    expect(verify(SECRET, request.headers, request.body.replace('job.created', 'job.dead'))).toBe(
+      false,
+    );
+    expect(verify(SECRET, { ...request.headers, 'webhook-id': 'forged' }, request.body)).toBe(
+      false,
+    );
+    const stale = String(Number(request.headers['webhook-timestamp']) - 600);
+    expect(verify(SECRET, { ...request.headers, 'webhook-timestamp': stale }, request.body)).toBe(
+      false,
+    );
     const event = JSON.parse(request.body);
     expect(event).toMatchObject({
       type: 'job.created',

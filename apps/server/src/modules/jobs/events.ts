@@ -25,10 +25,12 @@ export function toJobView(job: JobRow): JobView {
     state: job.state,
     attempts: job.attempts,
     priority: job.priority,
-    data: job.payload,
+    // Stored as the assistant sent it (an object, as POST /api/v1/jobs takes it).
+    data: job.payload as JobView['data'],
     createdAt: new Date(job.created_at).toISOString(),
     completedAt: job.completed_at ? new Date(job.completed_at).toISOString() : null,
-    result: job.result ?? null,
+    // Written by the submission that completed it: `{ type, data }` (realtime/submission.ts).
+    result: (job.result ?? null) as JobView['result'],
   };
 }
 

@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBody } from '@loopdesk/contracts/errors.ts';
 import { Physician, PhysicianIdParams, PutPhysicianBody } from '@loopdesk/contracts/scheduling.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { SchedulingService } from './service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Physicians and appointments for the portal (spec 3 §7 Scheduling). */
 export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingService): void {
@@ -69,7 +66,7 @@ export function registerPhysicianApi(
         security: [{ apiKey: [] }],
         params: PhysicianIdParams,
         body: PutPhysicianBody,
-        response: { 200: Physician.extend({ active: z.boolean() }), ...errors },
+        response: { 200: Physician.extend({ active: z.boolean() }) },
       },
     },
     async (request) =>

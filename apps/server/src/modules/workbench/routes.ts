@@ -4,12 +4,12 @@ import {
   AnsweredRequestView,
   AnswerRequestBody,
   MESSAGE_OPERATION_BODIES,
-  QUINN_ERROR_RESPONSES,
   RequestIdParams,
   RequestList,
   RequestsQuery,
   TENANT_HEADER,
 } from '@loopdesk/contracts/quinn.ts';
+import { errorResponses } from '@loopdesk/contracts/errors.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
@@ -18,7 +18,6 @@ import { createApiKeysService, type RequestApiKey } from '../integration/api-key
 import { toRequestView } from './repository.ts';
 import type { QuinnService } from './service.ts';
 
-const errors = QUINN_ERROR_RESPONSES;
 const apiKeySecurity = [{ apiKey: [] }];
 
 const userOf = (request: FastifyRequest) => request.user?.id ?? null;
@@ -111,7 +110,7 @@ export async function registerQuinnRoutes(
             summary: "The portal's pending questions, oldest first (long poll with ?wait=)",
             security: apiKeySecurity,
             querystring: RequestsQuery,
-            response: { 200: RequestList, ...errors },
+            response: { 200: RequestList },
           },
         },
         async (request, reply) => {
@@ -143,7 +142,7 @@ export async function registerQuinnRoutes(
             security: apiKeySecurity,
             params: RequestIdParams,
             body: AnswerRequestBody,
-            response: { 200: AnsweredRequestView, ...errors },
+            response: { 200: AnsweredRequestView, ...errorResponses([404, 409]) },
           },
         },
         async (request) => {
