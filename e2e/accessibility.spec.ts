@@ -63,6 +63,14 @@ test('every route of the portal, for a user with every role', async ({ page }) =
   await expect(page.getByRole('menu')).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'the account menu');
   await page.keyboard.press('Escape');
+  // The bell's list of queues (the demo seeds async tasks, so it has some).
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /queue sizes|notifications/i })
+    .click();
+  await expect(page.getByRole('menu').or(page.getByRole('dialog'))).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the bell with its queues');
+  await page.keyboard.press('Escape');
   await page.goto('/no/such/screen');
   await page.waitForLoadState('networkidle');
   await expectNoSeriousAxeViolations(page, 'a path that is no screen');
@@ -109,6 +117,19 @@ test('the exception desk with a conversation', async ({ page, request }) => {
   await expectNoSeriousAxeViolations(page, 'the exception desk with a conversation');
   await page.getByLabel('Manual input (USE WITH CAUTION)').fill('Hello Grace, I am a nurse.');
   await expectNoSeriousAxeViolations(page, 'the exception desk with a reply typed');
+  const patient = page.getByRole('region', { name: 'Patient' });
+  await patient.getByRole('button', { name: 'End and schedule appointment' }).click();
+  const appointment = page.getByRole('dialog', { name: /^Schedule an appointment/ });
+  await expect(appointment).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the appointment dialog');
+  await appointment.getByRole('button', { name: 'Cancel' }).click();
+  await expect(appointment).toBeHidden();
+  await patient.getByRole('button', { name: 'Terminate encounter' }).click();
+  const terminate = page.getByRole('dialog', { name: 'Terminate encounter' });
+  await expect(terminate).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the terminate dialog');
+  await terminate.getByRole('button', { name: 'Cancel' }).click();
+  await expect(terminate).toBeHidden();
   await closeExceptionConversation(page);
   await expectNoSeriousAxeViolations(page, 'the exception desk waiting for a conversation');
 });
@@ -120,6 +141,12 @@ test('the async dashboard and a task screen', async ({ page }) => {
   await openAsyncTask(page);
   await page.waitForLoadState('networkidle');
   await expectNoSeriousAxeViolations(page, 'an async text annotation task');
+  await page.getByRole('main').getByRole('button', { name: 'Discard' }).click();
+  const discard = page.getByRole('dialog', { name: 'Discard this job' });
+  await expect(discard).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the discard dialog of an async task');
+  await discard.getByRole('button', { name: 'Cancel' }).click();
+  await expect(discard).toBeHidden();
 });
 
 test('the test tools with results', async ({ page }) => {
