@@ -2,8 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { expandAllGroups } from './support/drawer.ts';
-import type { DemoAssistant } from './support/federated.ts';
-import { selectWithMouse } from './support/federated.ts';
+import { selectWithMouse, type DemoAssistant } from './support/federated.ts';
 import { disclaimerDialog, signInAs } from './support/sign-in.ts';
 import {
   closeExceptionConversation,
@@ -44,7 +43,8 @@ test('the sign-in page and the disclaimer', async ({ page }) => {
 });
 
 test('every route of the portal, for a user with every role', async ({ page }) => {
-  test.setTimeout(180_000);
+  // About 25 screens, each loaded afresh: some 100 s on a quiet machine.
+  test.setTimeout(360_000);
   await signInAs(page, EVERY_ROLE);
   const routes = (PORTAL_ROUTES as readonly PortalRoute[]).filter((r) => r.id !== 'async-task');
   for (const route of routes) {
@@ -90,7 +90,10 @@ test.describe('the federated workbench', () => {
     demo = undefined;
   });
 
-  test('with a job open, its category menu, and a highlight', async ({ page, baseURL }) => {
+  test('with a job open, its category menu, a highlight and the reword step', async ({
+    page,
+    baseURL,
+  }) => {
     await signInAs(page, EVERY_ROLE);
     await page.goto('/jobs/federated');
     await expect(page.getByText('Paused click resume to continue')).toBeVisible();
@@ -107,6 +110,11 @@ test.describe('the federated workbench', () => {
     await expect(menu).toBeHidden();
     await expect(page.getByRole('button', { name: /^Delete .*pounding headache$/ })).toBeVisible();
     await expectNoSeriousAxeViolations(page, 'the federated workbench with a highlight');
+
+    // A chief complaint is reworded before the real submit (spec 1 §4).
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await expect(page.getByRole('textbox', { name: /^Reword sentence for/ })).toBeVisible();
+    await expectNoSeriousAxeViolations(page, 'the federated reword step');
   });
 });
 

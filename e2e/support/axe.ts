@@ -62,6 +62,13 @@ export async function expectNoSeriousAxeViolations(page: Page, label: string): P
       contentType: 'text/plain',
     });
   }
+  if (failing.length > 0) {
+    // What the page looked like when axe ran, for a finding that depends on a passing state.
+    await test.info().attach(`axe: ${label} (the page)`, {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: 'image/png',
+    });
+  }
   // Soft: a sweep over many screens reports every screen's findings in one run, and still fails.
   expect
     .soft(
