@@ -197,7 +197,13 @@ export function TaskLayout({
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setDiscardOpen(false)}>Cancel</Button>
-          <Button variant="contained" color="error" onClick={onConfirmDiscard}>
+          {/* The dark theme's error red gives white text 3.7:1; its dark shade 5:1. */}
+          <Button
+            variant="contained"
+            color="error"
+            sx={{ bgcolor: 'error.dark' }}
+            onClick={onConfirmDiscard}
+          >
             Discard
           </Button>
         </DialogActions>

@@ -5,8 +5,11 @@ import type { EntityExtractionResult } from '@loopdesk/contracts/intelligence.ts
 
 export type ResolvedSegment = EntityExtractionResult['resolved']['resolvedEntities'][number];
 
-/** Spec 3 §9 legend colours. */
-export const RECOGNISED_COLOUR = '#ec407a';
+/**
+ * Spec 3 §9 legend colours: pink and purple, each dark enough for white text at 4.5:1 (pink 600;
+ * pink 400, #ec407a, gave 3.8:1).
+ */
+export const RECOGNISED_COLOUR = '#d81b60';
 export const NORMALISED_COLOUR = '#8e24aa';
 
 /** Spec 3 §2: the tooltip of an item without concepts. */
