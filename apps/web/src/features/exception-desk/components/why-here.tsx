@@ -15,7 +15,10 @@ export const WHY_HERE_TITLE = 'Why this conversation is here';
 export const REVIEWER_CHOICES =
   'Complete the task for the assistant, reply to the patient under the transcript, end the encounter (with an appointment or without), or hand it back to the assistant.';
 
-/** The assistant's job at the handover, in words: its task, its original job, its question. */
+/**
+ * The assistant's job at the handover, in words: the slot of its task, its original job type and
+ * the question it had asked.
+ */
 export function originalJobText(job: DeskTask | null): string {
   if (!job) {
     return 'none on screen yet: the assistant sends a task with the patient’s next message.';
@@ -23,7 +26,7 @@ export function originalJobText(job: DeskTask | null): string {
   const view = readMessageJob(job.data);
   const what = view.slotSpecification?.short_description ?? view.slotSpecification?.code;
   const parts = [
-    what ? `annotate ${what}` : 'a task',
+    what ? `the ${what} slot` : 'a task',
     view.originalJob ? `(${view.originalJob})` : null,
     view.lastQuestion ? `after the assistant asked “${view.lastQuestion}”` : null,
   ];
