@@ -96,8 +96,12 @@ test('a medical reviewer takes over, replies, sees the patient answer, hands bac
       ),
     ).toBeVisible({ timeout: 15_000 });
 
-    // Fourth, she hands the conversation back: it leaves her screen.
+    // Fourth, she hands the conversation back (it asks first): it leaves her screen.
     await page.getByRole('button', { name: 'Hand back to assistant' }).click();
+    await page
+      .getByRole('dialog', { name: 'Hand back to assistant' })
+      .getByRole('button', { name: 'Hand back' })
+      .click();
     await expect(page.getByText('Waiting for a conversation to be allocated.')).toBeVisible();
 
     // Fifth, the assistant resumes: it speaks again and sends its next intake question as a job.

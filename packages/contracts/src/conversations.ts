@@ -63,6 +63,17 @@ export function isDerivedMessageId(messageId: string): boolean {
 /** Reply type of a reviewer's manual reply (spec 2 §9). */
 export const MANUAL_REPLY_TYPE = 'MANUAL';
 
+/**
+ * A red flag (issue 20): what the clinical recogniser found in a patient message that is an
+ * observation of a high-acuity (emergent) condition, e.g. chest pain or one-sided weakness.
+ */
+export const RedFlag = z.object({
+  observation: z.string().describe('the observation found, by its canonical name'),
+  observationId: z.string(),
+  conditions: z.array(z.string()).describe('the emergent conditions it is an observation of'),
+});
+export type RedFlag = z.infer<typeof RedFlag>;
+
 /** A message of a conversation as the portal reads it. */
 export const ConversationMessage = z.object({
   id: z.string(),
@@ -75,6 +86,10 @@ export const ConversationMessage = z.object({
   translation: MessageTranslation.nullable(),
   replyTo: z.string().nullable(),
   replyType: z.string().nullable(),
+  redFlags: z
+    .array(RedFlag)
+    .optional()
+    .describe('patient messages read at the desk: the red flags found in it (issue 20)'),
 });
 export type ConversationMessage = z.infer<typeof ConversationMessage>;
 

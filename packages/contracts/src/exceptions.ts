@@ -47,6 +47,14 @@ export const ExceptionConversation = z.object({
   queue: ExceptionQueue,
   reason: z.string().nullable().describe('why the assistant handed it over'),
   allocatedAt: z.string(),
+  waitingSince: z
+    .string()
+    .optional()
+    .describe('when the assistant handed it over: the patient has waited for a human since'),
+  redFlags: z
+    .array(z.string())
+    .optional()
+    .describe('the red flags found in what the patient wrote (observation names, issue 20)'),
 });
 export type ExceptionConversation = z.infer<typeof ExceptionConversation>;
 

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { ConversationMessage } from '@loopdesk/contracts/conversations.ts';
+import { createRedFlags, type RedFlags } from './red-flags.ts';
 import type { ConversationRow } from './repository.ts';
 import { registerConversationApi, registerConversationRoutes } from './routes.ts';
 import {
@@ -16,6 +17,11 @@ export interface Conversations {
    * module and registers itself, so no import runs back up.
    */
   listen(listener: ConversationListener): void;
+  /**
+   * The red flags of patient messages (issue 20): the intelligence module lends the finder
+   * (`redFlags.use`); the transcript and the exception desk mark messages with it.
+   */
+  readonly redFlags: RedFlags;
 }
 
 declare module 'fastify' {
@@ -31,8 +37,10 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const listeners: ConversationListener[] = [];
+    const redFlags = createRedFlags();
     const service = createConversationsService({
       db: app.db,
+      redFlags,
       listener: {
         async messageAdded(conversation: ConversationRow, message: ConversationMessage) {
           for (const listener of listeners) {
@@ -53,6 +61,7 @@ export default fp(
     );
     app.decorate('conversations', {
       service,
+      redFlags,
       listen: (listener) => {
         listeners.push(listener);
       },

@@ -21,6 +21,7 @@ import {
 import { hasPrivilege, type Role } from '@loopdesk/contracts/privileges.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { recordAudit } from '../../platform/audit.ts';
+import type { RedFlags } from './red-flags.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import {
   BOT,
@@ -62,8 +63,15 @@ const SOURCE_TENANT_MISMATCH = 'belongs to another tenant';
  * Conversations: what the assistant records (patients, conversations, messages, handovers) and
  * what reviewers read (transcripts, person summaries, tenant configurations).
  */
-export function createConversationsService(deps: { db: Database; listener: ConversationListener }) {
+export function createConversationsService(deps: {
+  db: Database;
+  listener: ConversationListener;
+  /** Marks the red flags of patient messages (issue 20). */
+  redFlags?: RedFlags;
+}) {
   const { db, listener } = deps;
+  const mark = (message: ConversationMessage) =>
+    deps.redFlags ? deps.redFlags.mark(message) : message;
   const repo = createConversationsRepository(db);
 
   /** The conversation or the spec's 'Conversation not found - {error}' (spec 2 §8). */
@@ -137,7 +145,7 @@ export function createConversationsService(deps: { db: Database; listener: Conve
       }
       const total = conversation.message_count;
       return {
-        items: rows.map(toMessage),
+        items: rows.map((row) => mark(toMessage(row))),
         page: { number, size: query.s, total, totalPages: Math.ceil(total / query.s) },
       };
     },

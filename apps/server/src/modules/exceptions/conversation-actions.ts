@@ -6,6 +6,7 @@ import type { JobRow } from '../jobs/repository.ts';
 import type { Connection } from '../realtime/connections.ts';
 import type { HubPort } from '../realtime/policy.ts';
 import { toMessage, type ConversationsRepository } from '../conversations/repository.ts';
+import type { DeskRedFlags } from './red-flags.ts';
 import type { ExceptionsRepository } from './repository.ts';
 import { taskConversation, type ExceptionsService, type Origin } from './service.ts';
 
@@ -56,8 +57,10 @@ export function createConversationActions(deps: {
   service: ExceptionsService;
   /** Runs an allocation pass (a handback or an end frees a place). */
   allocate: () => Promise<void>;
+  /** Marks the red flags of patient messages and of the conversations they are in (issue 20). */
+  redFlags: DeskRedFlags;
 }) {
-  const { db, port, repo, conversations, service } = deps;
+  const { db, port, repo, conversations, service, redFlags } = deps;
   /** The conversation on each socket's screen. */
   const currentOf = new Map<string, string | null>();
 
@@ -127,7 +130,9 @@ export function createConversationActions(deps: {
           if (conn.state === 'paused') {
             return; // taken back already (or soon, by the sweep)
           }
-          const items = await repo.held(conn.userId, db, change.conversationIds);
+          const items = await redFlags.ofConversations(
+            await repo.held(conn.userId, db, change.conversationIds),
+          );
           for (const conversation of items) {
             port.send(conn, EXCEPTION_EVENTS.added, { conversation });
           }
@@ -154,7 +159,7 @@ export function createConversationActions(deps: {
           if (row && conversation?.holder === conn.userId) {
             port.send(conn, EXCEPTION_EVENTS.messageAdded, {
               conversationId: change.conversationId,
-              message: toMessage(row),
+              message: redFlags.mark(toMessage(row)),
             });
           }
           return;

@@ -18,9 +18,11 @@ import {
   isReviewer,
   type ConversationRow,
 } from '../conversations/repository.ts';
+import type { RedFlags } from '../conversations/red-flags.ts';
 import type { ConversationListener } from '../conversations/service.ts';
 import { allocate as allocationRule, freePlaces, mayTake } from './allocation.ts';
 import { createConversationActions } from './conversation-actions.ts';
+import { createDeskRedFlags } from './red-flags.ts';
 import { createExceptionsRepository } from './repository.ts';
 import { createExceptionsService, taskConversation } from './service.ts';
 import { createExceptionsSocketPolicy } from './socket-requests.ts';
@@ -39,6 +41,8 @@ export interface DeskOptions {
   staleMs: number;
   /** How often stranded conversations are looked for and waiting ones allocated. */
   sweepMs: number;
+  /** The red flags of patient messages (the conversations module's, issue 20). */
+  redFlags: RedFlags;
 }
 
 /**
@@ -53,6 +57,7 @@ export function createExceptionDesk(options: DeskOptions) {
   const conversations = createConversationsRepository(db);
   const service = createExceptionsService(db);
   const sessions = createSessionsRepository(db, staleMs);
+  const redFlags = createDeskRedFlags(options.redFlags, conversations);
   const timers: NodeJS.Timeout[] = [];
   const unsubscribe: (() => void)[] = [];
 
@@ -169,6 +174,7 @@ export function createExceptionDesk(options: DeskOptions) {
     conversations,
     service,
     allocate,
+    redFlags,
   });
 
   /** Stops the sweep and the bus subscriptions (server shutdown, before the sockets close). */
@@ -268,7 +274,8 @@ export function createExceptionDesk(options: DeskOptions) {
 
     /** `GET /internal/conversations/_queued`: the caller's conversations and the current one. */
     async queued(userId: string): Promise<QueuedConversations> {
-      const [items, current] = await Promise.all([repo.held(userId), repo.current(userId)]);
+      const [held, current] = await Promise.all([repo.held(userId), repo.current(userId)]);
+      const items = await redFlags.ofConversations(held);
       return {
         items,
         current: items.some((i) => i.conversationId === current) ? current : null,
@@ -320,7 +327,7 @@ export function createExceptionDesk(options: DeskOptions) {
         userId: user.id,
         conversationIds: [taken],
       });
-      return (await repo.held(user.id, db, [taken]))[0] ?? null;
+      return (await redFlags.ofConversations(await repo.held(user.id, db, [taken])))[0] ?? null;
     },
   };
 }

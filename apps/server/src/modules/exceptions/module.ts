@@ -30,6 +30,7 @@ export default fp(
       // A technician session not seen for three heartbeats is gone.
       staleMs: 3 * heartbeatMs,
       sweepMs: config.env.LEASE_SWEEP_SECONDS * 1000,
+      redFlags: app.conversations.redFlags,
     });
     // The hub stops the desk's policy (its sweep and listeners) as it shuts down.
     hub.usePolicy('exceptions', desk.policy);

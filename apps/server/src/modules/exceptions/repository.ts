@@ -154,6 +154,7 @@ export function createExceptionsRepository(db: Database) {
           'c.queue',
           'c.handover_reason',
           'c.allocated_at',
+          'c.queued_at',
           'p.given_name',
           'p.family_name',
         ])
@@ -173,6 +174,7 @@ export function createExceptionsRepository(db: Database) {
         queue: row.queue ?? 'exceptions',
         reason: row.handover_reason,
         allocatedAt: new Date(row.allocated_at ?? 0).toISOString(),
+        ...(row.queued_at ? { waitingSince: new Date(row.queued_at).toISOString() } : {}),
       }));
     },
 

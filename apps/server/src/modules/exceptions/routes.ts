@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ExceptionQueue } from '@loopdesk/contracts/conversations.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
-import { requestOrigin } from '../../platform/audit.ts';
+import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { createSizeCache } from '../jobs/size-cache.ts';
@@ -35,7 +35,28 @@ export function registerExceptionRoutes(api: ApiRouter, desk: ExceptionDesk, db:
         summary: 'The conversations you hold at the exception desk, and the one on your screen',
       },
     },
-    async (request) => desk.queued(signedIn(request).id),
+    async (request) => {
+      const user = signedIn(request);
+      const queued = await desk.queued(user.id);
+      // The answer carries what the patients wrote of (their red flags): each read is audited.
+      for (const item of queued.items) {
+        await recordAudit(
+          db,
+          {
+            action: 'conversation.queue.read',
+            outcome: 'success',
+            actorId: user.id,
+            actorEmail: user.email,
+            resourceType: 'conversation',
+            resourceId: item.conversationId,
+            statusCode: 200,
+            details: { redFlags: item.redFlags ?? [] },
+          },
+          requestOrigin(request),
+        );
+      }
+      return queued;
+    },
   );
 
   api.route(

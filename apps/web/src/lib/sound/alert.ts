@@ -1,3 +1,5 @@
+import { audioContext, resetAudioContext } from './audio-context.ts';
+
 /** The alert tone: two short beeps, generated (no audio file to load). */
 export const ALERT_TONE = {
   frequencyHz: 880,
@@ -13,18 +15,6 @@ export const ALERT_TONE = {
  * is dropped, unless the browser lets it play within this time: a stale beep is worse than none.
  */
 export const ALERT_STALE_MS = 1000;
-
-type AudioContextConstructor = new () => AudioContext;
-
-let context: AudioContext | null = null;
-
-function audioContextConstructor(): AudioContextConstructor | undefined {
-  const scope = globalThis as {
-    AudioContext?: AudioContextConstructor;
-    webkitAudioContext?: AudioContextConstructor;
-  };
-  return scope.AudioContext ?? scope.webkitAudioContext;
-}
 
 function beep(audio: AudioContext): void {
   const { frequencyHz, beepSeconds, gapSeconds, beeps, volume } = ALERT_TONE;
@@ -52,13 +42,10 @@ function beep(audio: AudioContext): void {
  */
 export function playAlert(): void {
   try {
-    const Audio = audioContextConstructor();
-    if (!Audio) {
+    const audio = audioContext();
+    if (!audio) {
       return;
     }
-    // One context for the page: browsers limit how many may exist.
-    context ??= new Audio();
-    const audio = context;
     if (audio.state === 'running') {
       beep(audio);
       return;
@@ -80,5 +67,5 @@ export function playAlert(): void {
 
 /** Forgets the audio context (tests). */
 export function resetAlert(): void {
-  context = null;
+  resetAudioContext();
 }

@@ -15,10 +15,16 @@ import { AppointmentDialog } from './appointment-dialog.tsx';
 import { AvatarQueue } from './avatar-queue.tsx';
 import { CompleteTaskPanel } from './complete-task-panel.tsx';
 import { ManualInput } from './manual-input.tsx';
-import { PatientPane } from './patient-pane.tsx';
+import { HAND_BACK, PatientPane } from './patient-pane.tsx';
+import { SoundControl } from './sound-control.tsx';
+import { Transcript } from './transcript.tsx';
+import { WhyHere, type DeskTask } from './why-here.tsx';
 
 /** Shown while paused (the exception screen has no text of its own in the spec). */
 export const PAUSED_TEXT = 'Paused click resume to continue';
+/** Why the composer is disabled, under it. */
+export const COMPOSER_PAUSED = 'Paused: press Resume to reply.';
+export const COMPOSER_NO_CONVERSATION = 'No conversation on screen: nothing to reply to.';
 
 export interface ExceptionScreenProps {
   /** Tests inject a fake WebSocket; defaults to the browser's. */
@@ -26,9 +32,10 @@ export interface ExceptionScreenProps {
 }
 
 /**
- * The Exception Jobs screen (spec 2 §2): a left conversation pane (the current task, or what the
- * reviewer waits for, and the manual input), a right pane (the patient, the end buttons and the
- * live transcript) and a narrow queue of patient avatars; session counts and Pause/Resume below.
+ * The Exception Jobs screen (spec 2 §2, issue 20): a left conversation pane (why the conversation
+ * is here, the current task or what the reviewer waits for), a right pane (the patient, the end
+ * and handback actions in one row, the live transcript with the manual input under it, as in
+ * Chatwoot) and the queue rail; session counts and Pause/Resume below.
  */
 export function ExceptionScreen({ WebSocket }: ExceptionScreenProps) {
   const desk = useExceptionDesk(WebSocket ? { WebSocket } : {});
@@ -38,7 +45,7 @@ export function ExceptionScreen({ WebSocket }: ExceptionScreenProps) {
     conversation?.tenant ?? null,
     desk.messageTick,
   );
-  const [dialog, setDialog] = useState<'schedule' | 'terminate' | null>(null);
+  const [dialog, setDialog] = useState<'schedule' | 'terminate' | 'handback' | null>(null);
   const { session } = desk;
   const paused = session.status !== 'on' || session.state === 'paused';
 
@@ -47,6 +54,13 @@ export function ExceptionScreen({ WebSocket }: ExceptionScreenProps) {
     session.job && conversation && session.job.data.conversationId === conversation.conversationId
       ? session.job
       : null;
+  // The left pane keeps each conversation's latest task: the job the assistant was doing.
+  const [tasks, setTasks] = useState<ReadonlyMap<string, DeskTask>>(new Map());
+  const jobConversation = job?.data.conversationId;
+  if (job && typeof jobConversation === 'string' && tasks.get(jobConversation) !== job) {
+    setTasks(new Map(tasks).set(jobConversation, job));
+  }
+  const lastTask = (conversationId: string) => tasks.get(conversationId) ?? null;
   let task;
   if (paused) {
     task = <Typography role="status">{PAUSED_TEXT}</Typography>;
@@ -74,6 +88,22 @@ export function ExceptionScreen({ WebSocket }: ExceptionScreenProps) {
   }
 
   const name = conversation ? `${conversation.name.given} ${conversation.name.family}`.trim() : '';
+  const composer = (
+    <ManualInput
+      key={desk.repliedTick}
+      autoFocus={desk.repliedTick > 0}
+      disabled={paused || !conversation}
+      disabledReason={paused ? COMPOSER_PAUSED : COMPOSER_NO_CONVERSATION}
+      onSend={(text) => desk.reply(text)}
+    />
+  );
+  const rail = (
+    <AvatarQueue
+      conversations={desk.conversations}
+      current={desk.current}
+      onSwitch={(id) => desk.switchTo(id)}
+    />
+  );
 
   return (
     <Box
@@ -81,45 +111,72 @@ export function ExceptionScreen({ WebSocket }: ExceptionScreenProps) {
       aria-label="Exception Jobs"
       sx={{ display: 'flex', flexDirection: 'column', gap: 2, minHeight: 560 }}
     >
-      <Stack component="header" direction="row" sx={{ alignItems: 'center', gap: 1 }}>
-        <Typography component="span" sx={{ color: 'text.secondary' }}>
-          Connection:
-        </Typography>
-        <Box
-          component="output"
-          aria-label="Connection status"
-          sx={{ color: session.status === 'on' ? 'success.main' : 'warning.main' }}
-        >
-          {session.status}
-        </Box>
-      </Stack>
       <Stack
         direction="row"
-        sx={{ gap: 2, height: 'calc(100vh - 230px)', minHeight: 420, alignItems: 'stretch' }}
+        sx={{ gap: 2, height: 'calc(100vh - 200px)', minHeight: 420, alignItems: 'stretch' }}
       >
-        <Stack component="section" aria-label="Conversation" sx={{ gap: 2, flex: 1, minWidth: 0 }}>
+        <Stack
+          component="section"
+          aria-label="Conversation"
+          sx={{ gap: 1.5, width: '25%', maxWidth: 420, minWidth: 240, flexShrink: 0, minHeight: 0 }}
+        >
+          <Stack
+            component="header"
+            direction="row"
+            sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap', minHeight: 32 }}
+          >
+            <Typography component="span" sx={{ color: 'text.secondary' }}>
+              Connection:
+            </Typography>
+            <Box
+              component="output"
+              aria-label="Connection status"
+              sx={{ color: session.status === 'on' ? 'success.main' : 'warning.main' }}
+            >
+              {session.status}
+            </Box>
+            <Box sx={{ flexGrow: 1 }} />
+            <SoundControl />
+          </Stack>
+          {conversation && !paused ? (
+            <WhyHere conversation={conversation} job={lastTask(conversation.conversationId)} />
+          ) : null}
           <Box sx={{ flexGrow: 1, overflow: 'auto', minHeight: 0 }}>{task}</Box>
-          <ManualInput
-            key={desk.repliedTick}
-            autoFocus={desk.repliedTick > 0}
-            disabled={paused || !conversation}
-            onSend={(text) => desk.reply(text)}
-          />
         </Stack>
-        {conversation ? (
-          <PatientPane
-            conversation={conversation}
-            transcript={transcript}
-            onSchedule={() => setDialog('schedule')}
-            onTerminate={() => setDialog('terminate')}
-            onHandBack={() => desk.handBack(conversation.conversationId)}
-          />
-        ) : null}
-        <AvatarQueue
-          conversations={desk.conversations}
-          current={desk.current}
-          onSwitch={(id) => desk.switchTo(id)}
-        />
+        <Stack
+          sx={{
+            flex: 1,
+            minWidth: 0,
+            minHeight: 0,
+            borderLeft: 1,
+            borderColor: 'divider',
+            pl: 2,
+          }}
+        >
+          {conversation ? (
+            <PatientPane
+              conversation={conversation}
+              onSchedule={() => setDialog('schedule')}
+              onTerminate={() => setDialog('terminate')}
+              onHandBack={() => setDialog('handback')}
+            >
+              <Stack direction="row" sx={{ gap: 2, flex: 1, minHeight: 0 }}>
+                <Stack sx={{ gap: 1, flex: 1, minWidth: 0, minHeight: 0 }}>
+                  <Transcript key={conversation.conversationId} transcript={transcript} />
+                  {composer}
+                </Stack>
+                {rail}
+              </Stack>
+            </PatientPane>
+          ) : (
+            <Stack direction="row" sx={{ gap: 2, flex: 1, minHeight: 0 }}>
+              <Stack sx={{ gap: 1, flex: 1, minWidth: 0, justifyContent: 'flex-end' }}>
+                {composer}
+              </Stack>
+              {rail}
+            </Stack>
+          )}
+        </Stack>
       </Stack>
       <SessionFooter
         paused={paused}
@@ -148,6 +205,19 @@ export function ExceptionScreen({ WebSocket }: ExceptionScreenProps) {
           setDialog(null);
           if (conversation) {
             desk.end(conversation.conversationId, 'TERMINATE');
+          }
+        }}
+        onCancel={() => setDialog(null)}
+      />
+      <ConfirmDialog
+        open={conversation !== null && dialog === 'handback'}
+        title={HAND_BACK}
+        message={`Give the conversation with ${name} back to the assistant? It leaves your screen, its open tasks are cancelled, and the assistant writes to the patient again.`}
+        confirmLabel="Hand back"
+        onConfirm={() => {
+          setDialog(null);
+          if (conversation) {
+            desk.handBack(conversation.conversationId);
           }
         }}
         onCancel={() => setDialog(null)}

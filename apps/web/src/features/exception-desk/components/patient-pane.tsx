@@ -10,8 +10,10 @@ import {
 import { EXCEPTION_TEXTS, type ExceptionConversation } from '@loopdesk/contracts/exceptions.ts';
 import { useConfiguration } from '../api/get-configuration.ts';
 import { useConsumer } from '../api/get-consumer.ts';
-import type { Transcript as TranscriptData } from '../hooks/use-transcript.ts';
-import { Transcript } from './transcript.tsx';
+import type { ReactNode } from 'react';
+
+/** The handback action's words: its button and its confirmation's title. */
+export const HAND_BACK = 'Hand back to assistant';
 
 /**
  * The patient's record in the EMR: the tenant configuration's link filled with the patient's
@@ -37,22 +39,24 @@ export function emrLink(
 
 export interface PatientPaneProps {
   conversation: ExceptionConversation;
-  transcript: TranscriptData;
   onSchedule: () => void;
   onTerminate: () => void;
   onHandBack: () => void;
+  /** What shows under the actions: the transcript with its composer, and the queue rail. */
+  children: ReactNode;
 }
 
 /**
- * The right pane (spec 2 §2): the patient's name linking to the EMR record, 'End and schedule
- * appointment', 'Terminate encounter', handing back to the assistant, and the live transcript.
+ * The right pane (spec 2 §2): the patient's name linking to the EMR record, and one row of
+ * actions, 'End and schedule appointment', 'Terminate encounter' and handing back to the
+ * assistant, over the live transcript (its children).
  */
 export function PatientPane({
   conversation,
-  transcript,
   onSchedule,
   onTerminate,
   onHandBack,
+  children,
 }: PatientPaneProps) {
   const person = useConsumer(conversation.userId, conversation.tenant);
   const configuration = useConfiguration(conversation.tenant);
@@ -64,18 +68,10 @@ export function PatientPane({
     <Stack
       component="section"
       aria-label="Patient"
-      sx={{
-        gap: 1.5,
-        flex: 1,
-        minWidth: 0,
-        minHeight: 0,
-        borderLeft: 1,
-        borderColor: 'divider',
-        pl: 2,
-      }}
+      sx={{ gap: 1, flex: 1, minWidth: 0, minHeight: 0 }}
     >
       <Stack direction="row" sx={{ gap: 1, alignItems: 'baseline', flexWrap: 'wrap' }}>
-        <Typography variant="h6" component="h2">
+        <Typography variant="h6" component="h2" sx={{ lineHeight: 1.3 }}>
           {link ? (
             <Link href={link} target="_blank" rel="noopener noreferrer">
               {name}
@@ -90,18 +86,23 @@ export function PatientPane({
           </Typography>
         ) : null}
       </Stack>
-      <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-        <Button variant="contained" onClick={onSchedule}>
+      <Stack
+        direction="row"
+        role="group"
+        aria-label="Actions"
+        sx={{ gap: 0.75, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+      >
+        <Button variant="contained" size="small" onClick={onSchedule}>
           {EXCEPTION_TEXTS.endAndSchedule}
         </Button>
-        <Button variant="outlined" color="error" onClick={onTerminate}>
+        <Button variant="outlined" size="small" color="error" onClick={onTerminate}>
           {EXCEPTION_TEXTS.terminate}
         </Button>
-        <Button variant="outlined" onClick={onHandBack}>
-          Hand back to assistant
+        <Button variant="outlined" size="small" onClick={onHandBack}>
+          {HAND_BACK}
         </Button>
       </Stack>
-      <Transcript key={conversation.conversationId} transcript={transcript} />
+      {children}
     </Stack>
   );
 }

@@ -3,6 +3,8 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { alpha } from '@mui/material/styles';
+import ReportIcon from '@mui/icons-material/Report';
 import { HPI_CATEGORIES, categoryLabel } from '@loopdesk/contracts/category-menus.ts';
 import {
   isDerivedMessageId as isDerived,
@@ -28,6 +30,24 @@ export interface FocusedEntity {
 /** What the transcript shows before its first page arrives, and when there is nothing yet. */
 export const TRANSCRIPT_LOADING = 'Loading the conversation…';
 export const TRANSCRIPT_EMPTY = 'No messages in this conversation yet.';
+
+/**
+ * Who wrote a message, each with its own look and label (issue 20): the patient on the left, the
+ * assistant and the staff (reviewers' manual replies) on the right, in different colours.
+ */
+const AUTHOR_LOOKS = {
+  patient: { label: 'Patient', colour: 'info', tint: 0.08, align: 'flex-start' },
+  assistant: { label: 'Assistant', colour: 'secondary', tint: 0.12, align: 'flex-end' },
+  reviewer: { label: 'Staff', colour: 'success', tint: 0.16, align: 'flex-end' },
+} as const satisfies Record<
+  ConversationMessage['author']['kind'],
+  {
+    label: string;
+    colour: 'info' | 'secondary' | 'success';
+    tint: number;
+    align: 'flex-start' | 'flex-end';
+  }
+>;
 
 const MENU: MenuEntry[] = HPI_CATEGORIES.map((c) => ({ label: c.label, category: c.code }));
 
@@ -107,11 +127,6 @@ export function Transcript({ transcript }: TranscriptProps) {
           />
         </Stack>
       ) : null}
-      {transcript.hasEarlier ? (
-        <Button size="small" onClick={() => transcript.loadEarlier()}>
-          Load earlier messages
-        </Button>
-      ) : null}
       {transcript.error ? (
         <Typography role="alert" color="error">
           {transcript.error}
@@ -144,53 +159,89 @@ export function Transcript({ transcript }: TranscriptProps) {
           gap: 1,
         }}
       >
-        {visible.map((message) => (
-          <Box
-            component="li"
-            key={message.id}
-            data-message-id={message.id}
-            sx={{
-              alignSelf: message.direction === 'IN' ? 'flex-start' : 'flex-end',
-              maxWidth: '85%',
-              bgcolor: message.direction === 'IN' ? 'action.hover' : 'action.selected',
-              border: 1,
-              borderColor: message.direction === 'IN' ? 'divider' : 'primary.main',
-              borderStyle: isDerived(message.id) ? 'dashed' : 'solid',
-              borderRadius: 2,
-              px: 1.5,
-              py: 1,
-              '& [aria-roledescription="annotatable text"]': {
-                fontSize: '0.95rem',
-                lineHeight: 1.7,
-                p: 0,
-                bgcolor: 'transparent',
-              },
-            }}
-          >
-            <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-              {message.author.name} · {new Date(message.createdOn).toLocaleTimeString()}
-              {message.replyType ? ` · ${message.replyType}` : ''}
-            </Typography>
-            <AnnotatedText
-              text={message.content}
-              entities={occurrences(message.content, focus)}
-              label={`Message from ${message.author.name}`}
-              onSelect={onSelect(message)}
-            />
-            {message.metadata.entities.length > 0 ? (
-              <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap', mt: 0.5 }}>
-                {message.metadata.entities.map((entity, index) => (
-                  <Chip
-                    key={`${entity.extract}-${index}`}
-                    size="small"
-                    label={`${entity.extract} · ${categoryLabel(entity.category)}`}
-                    onClick={() => setFocus({ extract: entity.extract, category: entity.category })}
-                  />
-                ))}
-              </Stack>
-            ) : null}
+        {transcript.hasEarlier ? (
+          <Box component="li" sx={{ alignSelf: 'center' }}>
+            <Button size="small" onClick={() => transcript.loadEarlier()}>
+              Load earlier messages
+            </Button>
           </Box>
-        ))}
+        ) : null}
+        {visible.map((message) => {
+          const look = AUTHOR_LOOKS[message.author.kind];
+          const flags = message.redFlags ?? [];
+          return (
+            <Box
+              component="li"
+              key={message.id}
+              data-message-id={message.id}
+              data-author={message.author.kind}
+              sx={{
+                alignSelf: look.align,
+                maxWidth: '85%',
+                bgcolor: (theme) => alpha(theme.palette[look.colour].main, look.tint),
+                border: 1,
+                borderLeftWidth: look.align === 'flex-start' ? 4 : 1,
+                borderRightWidth: look.align === 'flex-end' ? 4 : 1,
+                borderColor: flags.length > 0 ? 'error.main' : `${look.colour}.main`,
+                borderStyle: isDerived(message.id) ? 'dashed' : 'solid',
+                borderRadius: 2,
+                px: 1.5,
+                py: 1,
+                '& [aria-roledescription="annotatable text"]': {
+                  fontSize: '0.95rem',
+                  lineHeight: 1.7,
+                  p: 0,
+                  bgcolor: 'transparent',
+                },
+              }}
+            >
+              <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+                <Box component="strong" sx={{ color: `${look.colour}.main` }}>
+                  {look.label}
+                </Box>
+                {message.author.kind === 'assistant' ? '' : ` · ${message.author.name}`} ·{' '}
+                {new Date(message.createdOn).toLocaleTimeString()}
+                {message.replyType ? ` · ${message.replyType}` : ''}
+              </Typography>
+              {flags.length > 0 ? (
+                <Stack
+                  direction="row"
+                  sx={{ gap: 0.5, alignItems: 'center', color: 'error.main', fontWeight: 700 }}
+                  title={flags
+                    .map(
+                      (flag) => `${flag.observation}: may point to ${flag.conditions.join(', ')}`,
+                    )
+                    .join('\n')}
+                >
+                  <ReportIcon fontSize="small" aria-hidden />
+                  <Typography variant="body2" sx={{ fontWeight: 700 }}>
+                    Red flag: {flags.map((flag) => flag.observation).join(', ')}
+                  </Typography>
+                </Stack>
+              ) : null}
+              <AnnotatedText
+                text={message.content}
+                entities={occurrences(message.content, focus)}
+                label={`Message from ${message.author.name}`}
+                onSelect={onSelect(message)}
+              />
+              {message.metadata.entities.length > 0 ? (
+                <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap', mt: 0.5 }}>
+                  {message.metadata.entities.map((entity, index) => (
+                    <Chip
+                      key={`${entity.extract}-${index}`}
+                      size="small"
+                      label={`${entity.extract} · ${categoryLabel(entity.category)}`}
+                      onClick={() =>
+                        setFocus({ extract: entity.extract, category: entity.category })
+                      }
+                    />
+                  ))}
+                </Stack>
+              ) : null}
+            </Box>
+          );
+        })}
       </Box>
       {menu ? (
         <HotkeyMenu

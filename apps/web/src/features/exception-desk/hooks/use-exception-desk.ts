@@ -36,6 +36,12 @@ export interface ExceptionDesk extends DeskState {
   end(conversationId: string, type: EndType, appointmentId?: string): void;
 }
 
+/** The toast after a handback (issue 20): who is back with the assistant. */
+export function handedBackText(conversation: ExceptionConversation): string {
+  const name = `${conversation.name.given} ${conversation.name.family}`.trim();
+  return `${name} is back with the assistant.`;
+}
+
 /**
  * The exception session (spec 2 §4): the technician socket of the exceptions source, the avatar
  * queue kept from the exception events, and the reviewer's requests (switch, manual response,
@@ -51,23 +57,39 @@ export function useExceptionDesk(options: { WebSocket?: SocketConstructor } = {}
   useEffect(() => {
     currentRef.current = current;
   }, [current]);
+  // The names of the conversations held, for the handback's toast after they leave the rail.
+  const conversationsRef = useRef(desk.conversations);
+  useEffect(() => {
+    conversationsRef.current = desk.conversations;
+  }, [desk.conversations]);
 
-  const onEvent = useCallback((event: CloudEvent) => {
-    const action = deskActionOf(event);
-    if (action) {
-      dispatch(action);
-      if (action.type === 'message' && action.conversationId === currentRef.current) {
-        setMessageTick((tick) => tick + 1);
+  const onEvent = useCallback(
+    (event: CloudEvent) => {
+      const action = deskActionOf(event);
+      if (action?.type === 'removed' && event.type === EXCEPTION_EVENTS.handedBack) {
+        const handed = conversationsRef.current.find(
+          (c) => c.conversationId === action.conversationId,
+        );
+        if (handed) {
+          toast.success(handedBackText(handed));
+        }
       }
-    }
-    if (event.type === EXCEPTION_EVENTS.manualResponded) {
-      const data = ManualRespondedData.safeParse(event.data);
-      if (data.success) {
-        setRepliedTick((tick) => tick + 1);
-        setMessageTick((tick) => tick + 1);
+      if (action) {
+        dispatch(action);
+        if (action.type === 'message' && action.conversationId === currentRef.current) {
+          setMessageTick((tick) => tick + 1);
+        }
       }
-    }
-  }, []);
+      if (event.type === EXCEPTION_EVENTS.manualResponded) {
+        const data = ManualRespondedData.safeParse(event.data);
+        if (data.success) {
+          setRepliedTick((tick) => tick + 1);
+          setMessageTick((tick) => tick + 1);
+        }
+      }
+    },
+    [toast],
+  );
 
   const session = useTechnicianSession('exceptions', {
     ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),

@@ -451,7 +451,16 @@ describe('Exception Jobs screen', () => {
       { conversationId: 'conv-noah', type: 'TERMINATE' },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Hand back asks first too (issue 20); Cancel sends nothing.
     await events.click(screen.getByRole('button', { name: 'Hand back to assistant' }));
+    const handback = await screen.findByRole('dialog', { name: 'Hand back to assistant' });
+    await events.click(within(handback).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sent(socket, 'technician.session.conversation.handback')).toHaveLength(0);
+    await events.click(screen.getByRole('button', { name: 'Hand back to assistant' }));
+    await events.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Hand back' }),
+    );
     expect(sent(socket, 'technician.session.conversation.handback').map((e) => e.data)).toEqual([
       { conversationId: 'conv-noah' },
     ]);
@@ -466,6 +475,10 @@ describe('Exception Jobs screen', () => {
       await screen.findByText('Waiting for a conversation to be allocated.'),
     ).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Patient' })).not.toBeInTheDocument();
+    // The toast says who is back with the assistant.
+    expect(
+      await screen.findByText('Noah Williams is back with the assistant.'),
+    ).toBeInTheDocument();
   });
 
   it('End and schedule appointment: refuses missing fields, schedules, then ends with END', async () => {

@@ -25,6 +25,8 @@ export type DeskAction =
       readonly conversationId: string;
       /** The patient wrote (not the reviewer, the assistant, nor a derived -DER note). */
       readonly fromPatient: boolean;
+      /** The red flags the server found in the message (observation names, issue 20). */
+      readonly redFlags?: readonly string[];
     }
   | {
       readonly type: 'synced';
@@ -60,16 +62,29 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
           (c) => c.conversationId !== action.conversationId,
         ),
       };
-    case 'message':
-      // Message added: the patient's marks the other conversation unread.
-      return action.conversationId === state.current || !action.fromPatient
-        ? state
-        : {
-            ...state,
-            conversations: state.conversations.map((c) =>
-              c.conversationId === action.conversationId ? { ...c, read: false } : c,
-            ),
-          };
+    case 'message': {
+      // Message added: the patient's marks the other conversation unread; its red flags mark the
+      // conversation on the rail.
+      const unread = action.conversationId !== state.current && action.fromPatient;
+      const flags = action.redFlags ?? [];
+      if (!unread && flags.length === 0) {
+        return state;
+      }
+      return {
+        ...state,
+        conversations: state.conversations.map((c) =>
+          c.conversationId === action.conversationId
+            ? {
+                ...c,
+                ...(unread ? { read: false } : {}),
+                ...(flags.length > 0
+                  ? { redFlags: [...new Set([...(c.redFlags ?? []), ...flags])] }
+                  : {}),
+              }
+            : c,
+        ),
+      };
+    }
     case 'synced': {
       // A safety net after Resume: adds what an event may have missed, never drops what events
       // brought since the server answered.
@@ -116,6 +131,7 @@ export function deskActionOf(event: CloudEvent): DeskAction | null {
         type: 'message',
         conversationId,
         fromPatient: message.direction === 'IN' && !isDerivedMessageId(message.id),
+        redFlags: (message.redFlags ?? []).map((flag) => flag.observation),
       };
     }
     default:
