@@ -19,7 +19,7 @@ const UNKNOWN_TERM = 'xylointest';
 async function conditionOf(page: Page): Promise<string> {
   const line = await page
     .getByRole('main')
-    .getByText(/^Condition: /)
+    .getByText(/^Condition: .+/)
     .first()
     .textContent();
   return (line ?? '').replace(/^Condition: /, '').trim();
@@ -147,7 +147,11 @@ test('21: the annotation screen takes digits for its categories, as the federate
 }) => {
   const main = await takeNext(page, 'Text annotation', 'annotate');
   const text = main.locator('[aria-roledescription="annotatable text"]');
-  await text.dblclick();
+  // Select the first words from the keyboard (the text's own caret), as a mouse drag would.
+  await text.focus();
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Shift+ArrowRight');
+  }
   await expect(main.getByRole('group', { name: 'Category' })).toBeVisible();
   await page.keyboard.press('3');
   const table = main.getByRole('table', { name: 'Annotations' });
@@ -185,7 +189,7 @@ test('22: the dashboard can show only steps with jobs, lines up its buttons and 
 
   // Only the steps with jobs: an empty step's card goes.
   const empty = page.getByRole('button', { name: 'Job queue empty' });
-  await page.getByRole('checkbox', { name: 'Only steps with jobs' }).check();
+  await page.getByRole('switch', { name: 'Only steps with jobs' }).check();
   await expect(empty).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Take Next Job' }).first()).toBeVisible();
 
