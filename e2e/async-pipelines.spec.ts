@@ -65,7 +65,7 @@ test('a complication added by an annotator and approved twice is found through c
   await expect(page).toHaveURL(/\/jobs\/async$/);
 
   // Second, she takes it and adds a complication that is in no knowledge base yet.
-  let screen = await takeTaskFor(page, 'add complications', CONDITION);
+  let screen = await takeTaskFor(page, 'Add complications', CONDITION);
   await expect(screen.getByRole('heading', { name: 'Condition Complication Job' })).toBeVisible();
   await screen.getByRole('combobox', { name: 'Complication' }).fill(COMPLICATION);
   await screen.getByRole('button', { name: 'Add Complication' }).click();
@@ -77,7 +77,7 @@ test('a complication added by an annotator and approved twice is found through c
   const abe = await approverContext.newPage();
   try {
     await signInAs(abe, 'approver@loopdesk.test');
-    for (const step of ['internal approval', 'external approval']) {
+    for (const step of ['Internal approval', 'External approval']) {
       screen = await takeTaskFor(abe, step, CONDITION);
       await expect(
         screen.getByRole('heading', { name: 'Complications Approval Job' }),

@@ -229,7 +229,7 @@ export const Locations = z.object({
 export type Locations = z.infer<typeof Locations>;
 
 export const ChangeLogEntry = z.object({
-  action: z.enum(['CREATED', 'TAKEN', 'SUBMITTED', 'DISCARDED', 'LOCK_EXPIRED']),
+  action: z.enum(['CREATED', 'TAKEN', 'SUBMITTED', 'DISCARDED', 'LOCK_EXPIRED', 'RELEASED']),
   user: z.object({ id: z.string().nullable(), email: z.string().nullable() }),
   at: z.string(),
   step: z.string(),
@@ -259,6 +259,8 @@ export const AsyncTask = z.object({
   locations: z.record(z.string(), z.unknown()),
   completedOn: z.string().nullable(),
   discardedNote: z.string().nullable(),
+  /** The holder's unsaved screen edits (issue 20 point 17), kept until submit, discard or release. */
+  draft: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 export type AsyncTask = z.infer<typeof AsyncTask>;
 

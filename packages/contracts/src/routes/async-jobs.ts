@@ -13,6 +13,7 @@ import {
   TaskParams,
 } from '../async-jobs.ts';
 import { ConceptQuery, ConceptQueryResponse } from '../intelligence.ts';
+import { ASYNC_JOBS_DRAFT_ROUTES } from './async-jobs-drafts.ts';
 
 /** The `/internal` routes of the async-jobs area. */
 export const ASYNC_JOBS_ROUTES = [
@@ -101,4 +102,5 @@ export const ASYNC_JOBS_ROUTES = [
     spec: 'issue 7: knowledge-base versions written back by completed tasks',
     response: { 200: KnowledgeRevisionList },
   },
+  ...ASYNC_JOBS_DRAFT_ROUTES,
 ] as const satisfies readonly ApiRoute[];

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../../platform/db/database.ts';
+import { createDraftService } from './drafts.ts';
 import { createAsyncTasksRepository } from './repository.ts';
 import { registerAsyncJobsRoutes } from './routes.ts';
 import { conditionFacts, demoTasks, findCondition } from './seed.ts';
@@ -22,7 +23,7 @@ export default fp(
       },
       knowledge: knowledgeRevisions,
     });
-    registerAsyncJobsRoutes(app.api, service, knowledgeRevisions);
+    registerAsyncJobsRoutes(app.api, service, knowledgeRevisions, createDraftService(db));
     if (config.env.DEMO && config.devSignIn) {
       await seedDemoTasks(db, service, () => demoTasks(knowledge), app.log);
     }

@@ -75,6 +75,7 @@ export function createAsyncTasksRepository(db: Database) {
                    'step', step, 'fromState', state, 'toState', state)) end
             || ${input.takenLog}::jsonb,
           lock_holder = ${input.userId},
+          draft = null,
           lock_expires_at = now() + make_interval(secs => ${input.leaseSeconds}),
           updated_at = now()
         where id = (
@@ -87,6 +88,18 @@ export function createAsyncTasksRepository(db: Database) {
         )
         returning *`.execute(db);
       return result.rows[0];
+    },
+
+    /** The open tasks `userId` holds now, oldest taken first. */
+    held(userId: string): Promise<TaskRow[]> {
+      return db
+        .selectFrom('async_tasks')
+        .selectAll()
+        .where('lock_holder', '=', userId)
+        .where('lock_expires_at', '>', sql<Date>`now()`)
+        .where('completed_at', 'is', null)
+        .orderBy('lock_expires_at', 'asc')
+        .execute();
     },
 
     update(trx: Database, id: string, changes: Updateable<AsyncTasksTable>): Promise<TaskRow> {

@@ -4,6 +4,7 @@ import { requestOrigin } from '../../platform/audit.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { KnowledgeRevisions } from '../knowledge/revisions.ts';
+import type { DraftService } from './drafts.ts';
 import type { AsyncJobsService } from './service.ts';
 
 const userOf = (request: FastifyRequest): RequestUser => {
@@ -18,6 +19,7 @@ export function registerAsyncJobsRoutes(
   api: ApiRouter,
   service: AsyncJobsService,
   revisions: KnowledgeRevisions,
+  drafts: DraftService,
 ): void {
   api.route('GET /internal/async-jobs/pipelines', () => ({ items: service.list() }));
 
@@ -63,4 +65,19 @@ export function registerAsyncJobsRoutes(
   );
 
   api.route('GET /internal/async-jobs/knowledge/revisions', async () => revisions.list());
+
+  api.route('GET /internal/async-jobs/tasks/mine', async (request) => ({
+    items: await drafts.mine(userOf(request), requestOrigin(request)),
+  }));
+
+  api.route(
+    'PUT /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId/draft',
+    async (request) =>
+      drafts.saveDraft(request.params, request.body.draft, userOf(request), requestOrigin(request)),
+  );
+
+  api.route(
+    'POST /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId/_release',
+    async (request) => drafts.release(request.params, userOf(request), requestOrigin(request)),
+  );
 }

@@ -76,6 +76,7 @@ export function toTask(row: TaskRow, now = new Date()): AsyncTask {
     locations: row.locations,
     completedOn: row.completed_at ? iso(row.completed_at) : null,
     discardedNote: row.discarded_note,
+    draft: row.draft ?? null,
   };
 }
 
@@ -446,6 +447,7 @@ export function createAsyncJobsService(
             : {}),
           lock_holder: null,
           lock_expires_at: null,
+          draft: null,
           updated_at: new Date(),
           completed_at: next ? null : new Date(),
         });
@@ -499,6 +501,7 @@ export function createAsyncJobsService(
           change_log: JSON.stringify(log),
           lock_holder: null,
           lock_expires_at: null,
+          draft: null,
           updated_at: new Date(),
           completed_at: new Date(),
         });

@@ -13,6 +13,7 @@ import * as directHandOff from './migrations/012-direct-hand-off.ts';
 import * as jobLastError from './migrations/013-job-last-error.ts';
 import * as webhookTarget from './migrations/014-webhook-target.ts';
 import * as webhookPerNode from './migrations/015-webhook-per-node.ts';
+import * as asyncTaskDraft from './migrations/016-async-task-draft.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013-job-last-error': jobLastError,
   '014-webhook-target': webhookTarget,
   '015-webhook-per-node': webhookPerNode,
+  '016-async-task-draft': asyncTaskDraft,
 };
 
 const provider: MigrationProvider = {

@@ -170,6 +170,8 @@ export interface AsyncTasksTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   completed_at: NullableTimestamp;
   discarded_note: string | null;
+  /** The holder's unsaved edits (issue 20 point 17); null when none. */
+  draft: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 export interface KbRevisionsTable {

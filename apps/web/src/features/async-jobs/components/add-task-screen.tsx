@@ -20,7 +20,8 @@ import { useAddTask } from '../api/add-task.ts';
 import { usePipelines } from '../api/get-pipelines.ts';
 import { useConditionSearch, type ConditionResult } from '../api/search-conditions.ts';
 import { useLoadError } from '../hooks/use-load-error.ts';
-import { ADD_TASK_SUCCESS, DASHBOARD_PATH, STILL_PROCESSING } from '../utils/messages.ts';
+import { DASHBOARD_PATH, STILL_PROCESSING } from '../utils/messages.ts';
+import { addedMessage } from '../utils/outcomes.ts';
 
 /** The condition of a new job: one of the KB (with its concept id) or typed, new to the KB. */
 export interface ConditionChoice {
@@ -110,7 +111,7 @@ export function AddTaskScreen({ pipelineId }: { pipelineId: string }) {
       { pipelineId, body: newTaskBody(pipeline.type, condition, reference, notes) },
       {
         onSuccess: () => {
-          toast.success(ADD_TASK_SUCCESS);
+          toast.success(addedMessage(condition.name, pipeline.name));
           void navigate(DASHBOARD_PATH);
         },
         onError: (error) => toast.error(errorMessage(error)),

@@ -1,4 +1,5 @@
 import DeleteIcon from '@mui/icons-material/Delete';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import IconButton from '@mui/material/IconButton';
@@ -20,7 +21,9 @@ import {
   type AsyncAnnotationCategory,
 } from '@loopdesk/contracts/async-jobs.ts';
 import type { Span } from '@loopdesk/workbench/entities.ts';
-import { useRef, useState } from 'react';
+import { MENU_HOTKEYS } from '@loopdesk/workbench/menu.ts';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { typingIn } from '../../../workbench/utils/typing-in.ts';
 import { AnnotatedText } from '../../../workbench/components/annotated-text.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import {
@@ -33,6 +36,7 @@ import { checkSubmission, textOf } from '../utils/task-screens.ts';
 import { ConceptPicker, type ConceptChoice } from './concept-picker.tsx';
 import { rowLabel } from './row-label.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 /** An entity on the screen, with what the user did to it. */
 interface Row {
@@ -65,14 +69,17 @@ const conceptOf = (entity: AsyncEntity): ConceptChoice | null =>
 export function AnnotationScreen({ approval, ...props }: TaskScreenProps & { approval: boolean }) {
   const text = textOf(props.task.data, 'text');
   const context = textOf(props.task.data, 'context').replace(/^Asked:\s*/, '');
-  const [rows, setRows] = useState<Row[]>(() =>
-    entitiesOf(props.task.annotations.entities).map((entity) => ({
-      entity,
-      added: false,
-      modified: false,
-      deleted: entity.state === 'DELETED',
-      checked: entity.checked ?? false,
-    })),
+  const [rows, setRows] = useDraftState<Row[]>(
+    'rows',
+    () =>
+      entitiesOf(props.task.annotations.entities).map((entity) => ({
+        entity,
+        added: false,
+        modified: false,
+        deleted: entity.state === 'DELETED',
+        checked: entity.checked ?? false,
+      })),
+    listDraft(),
   );
   const [selection, setSelection] = useState<Span | null>(null);
   const [pending, setPending] = useState<{
@@ -124,6 +131,28 @@ export function AnnotationScreen({ approval, ...props }: TaskScreenProps & { app
       add(selection, category, null);
     }
   };
+
+  // Digits pick a category, as in the federated menu (issue 20 point 21): 1 Symptom … 8 Quality.
+  const chooseByKey = useEffectEvent((category: AsyncAnnotationCategory) => choose(category));
+  const choosing = selection !== null && pending === null;
+  useEffect(() => {
+    if (!choosing) {
+      return undefined;
+    }
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) {
+        return;
+      }
+      const index = (MENU_HOTKEYS as readonly string[]).indexOf(event.key);
+      const category = ASYNC_ANNOTATION_CATEGORIES[index];
+      if (index >= 0 && category) {
+        event.preventDefault();
+        chooseByKey(category);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [choosing]);
 
   const build = () => {
     const live = rows.filter((row) => !row.deleted);
@@ -178,7 +207,7 @@ export function AnnotationScreen({ approval, ...props }: TaskScreenProps & { app
         {selection && !pending ? (
           <Stack spacing={1}>
             <Typography variant="body2">
-              {`Selected: "${text.slice(selection.start, selection.end)}". Choose its category:`}
+              {`Selected: "${text.slice(selection.start, selection.end)}". Choose its category (or press its digit):`}
             </Typography>
             <ToggleButtonGroup
               aria-label="Category"
@@ -192,8 +221,28 @@ export function AnnotationScreen({ approval, ...props }: TaskScreenProps & { app
               }}
               sx={{ flexWrap: 'wrap' }}
             >
-              {ASYNC_ANNOTATION_CATEGORIES.map((category) => (
-                <ToggleButton key={category} value={category}>
+              {ASYNC_ANNOTATION_CATEGORIES.map((category, index) => (
+                <ToggleButton
+                  key={category}
+                  value={category}
+                  aria-keyshortcuts={MENU_HOTKEYS[index]}
+                  sx={{ gap: 0.75 }}
+                >
+                  <Box
+                    component="kbd"
+                    aria-hidden
+                    sx={{
+                      fontFamily: 'inherit',
+                      fontWeight: 700,
+                      border: 1,
+                      borderColor: 'divider',
+                      borderRadius: 0.5,
+                      px: 0.5,
+                      lineHeight: 1.4,
+                    }}
+                  >
+                    {MENU_HOTKEYS[index]}
+                  </Box>
                   {category}
                 </ToggleButton>
               ))}

@@ -1,10 +1,10 @@
 import Stack from '@mui/material/Stack';
-import { useState } from 'react';
 import { OBSERVATIONS_LOAD_ERROR } from '../utils/messages.ts';
 import { checkSubmission } from '../utils/task-screens.ts';
 import { ConceptMultiPicker, type ConceptChoice } from './concept-picker.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
 import { Transcript, conversationOf, patientLine } from './transcript.tsx';
+import { listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 /**
  * Conversation labelling (conversation.annotation, spec 3 §2): the conversation, and two
@@ -12,8 +12,8 @@ import { Transcript, conversationOf, patientLine } from './transcript.tsx';
  * typed characters.
  */
 export function ConversationLabellingScreen(props: TaskScreenProps) {
-  const [decoded, setDecoded] = useState<ConceptChoice[]>([]);
-  const [extended, setExtended] = useState<ConceptChoice[]>([]);
+  const [decoded, setDecoded] = useDraftState<ConceptChoice[]>('decoded', () => [], listDraft());
+  const [extended, setExtended] = useDraftState<ConceptChoice[]>('extended', () => [], listDraft());
   return (
     <TaskLayout
       {...props}

@@ -2,7 +2,6 @@ import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DeleteIcon from '@mui/icons-material/Delete';
 import Autocomplete from '@mui/material/Autocomplete';
-import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -10,13 +9,14 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { useModelItems } from '../api/get-model-items.ts';
 import { useLoadError } from '../hooks/use-load-error.ts';
 import { DIFFERENTIAL_PROMPT } from '../utils/messages.ts';
 import { checkSubmission } from '../utils/task-screens.ts';
+import { TermChip, splitTyped, uniqueByName, useNewTermQuestion } from './new-term.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
 import { Transcript, conversationOf, patientLine } from './transcript.tsx';
+import { listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 /** A diagnosis in the ranking: a known condition (with its code) or typed free text. */
 export interface Diagnosis {
@@ -38,6 +38,8 @@ export function differentialBody(ranking: readonly Diagnosis[]) {
   };
 }
 
+const nameOf = (d: Diagnosis) => d.name;
+
 const move = <T,>(list: readonly T[], from: number, to: number): T[] => {
   const next = [...list];
   const [item] = next.splice(from, 1);
@@ -54,11 +56,12 @@ const move = <T,>(list: readonly T[], from: number, to: number): T[] => {
 export function DifferentialScreen(props: TaskScreenProps) {
   const conditions = useModelItems('conditions');
   useLoadError(conditions.isError, 'Error loading conditions');
-  const [ranking, setRanking] = useState<Diagnosis[]>([]);
+  const [ranking, setRanking] = useDraftState<Diagnosis[]>('ranking', () => [], listDraft());
   const options: Diagnosis[] = (conditions.data ?? []).map((c) => ({
     name: c.display,
     code: c.bid,
   }));
+  const newTerm = useNewTermQuestion('the ranking');
 
   return (
     <TaskLayout
@@ -70,9 +73,12 @@ export function DifferentialScreen(props: TaskScreenProps) {
       <Stack spacing={2}>
         <Transcript items={conversationOf(props.task)} />
         <Typography>{DIFFERENTIAL_PROMPT}</Typography>
-        <Autocomplete<Diagnosis, true, false, true>
+        {newTerm.dialog}
+        <Autocomplete<Diagnosis, true, true, true>
           multiple
           freeSolo
+          autoHighlight
+          disableClearable
           options={options}
           getOptionLabel={(option) => (typeof option === 'string' ? option : option.name)}
           getOptionKey={(option) =>
@@ -87,33 +93,31 @@ export function DifferentialScreen(props: TaskScreenProps) {
           }
           filterSelectedOptions
           value={ranking}
-          onChange={(_event, next) =>
-            setRanking(
-              next
-                .map((item) =>
-                  typeof item === 'string' ? { name: item.trim(), code: null } : item,
-                )
-                .filter(
-                  (item, index, all) =>
-                    item.name !== '' &&
-                    all.findIndex((o) => o.name.toLowerCase() === item.name.toLowerCase()) ===
-                      index,
-                ),
-            )
-          }
-          renderValue={(value, getItemProps) =>
-            value.map((option, index) => {
-              const { key, ...itemProps } = getItemProps({ index });
-              const name = typeof option === 'string' ? option : option.name;
-              return <Chip key={key} {...itemProps} label={`${index + 1}. ${name}`} />;
-            })
-          }
+          onChange={(_event, next, reason) => {
+            // The ranking below is the one place entries are shown, moved and removed: the
+            // field only adds (Backspace in it removes nothing unseen).
+            if (reason === 'removeOption' || reason === 'clear') {
+              return;
+            }
+            const { items, newTerms } = splitTyped(next, options, nameOf);
+            const [term] = newTerms;
+            if (term === undefined) {
+              setRanking(uniqueByName(items, nameOf));
+              return;
+            }
+            newTerm.ask(term, () =>
+              setRanking((current) =>
+                uniqueByName([...current, { name: term, code: null }], nameOf),
+              ),
+            );
+          }}
+          renderValue={() => null}
           loading={conditions.isFetching}
           renderInput={(params) => (
             <TextField
               {...params}
               label="Diagnoses"
-              helperText="Choose conditions or type one and press Enter; the order is the ranking"
+              helperText="Choose a condition, or type a new term and press Enter; the ranking below is the order"
             />
           )}
         />
@@ -148,8 +152,12 @@ export function DifferentialScreen(props: TaskScreenProps) {
                 }
               >
                 <ListItemText
-                  primary={`${index + 1}. ${d.name}`}
-                  secondary={d.code === null ? 'typed' : undefined}
+                  primary={
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <span>{`${index + 1}. `}</span>
+                      <TermChip size="small" label={d.name} known={d.code !== null} />
+                    </Stack>
+                  }
                 />
               </ListItem>
             ))}

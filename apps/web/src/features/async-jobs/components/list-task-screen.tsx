@@ -6,7 +6,7 @@ import {
   type AsyncTask,
   type SubmissionKind,
 } from '@loopdesk/contracts/async-jobs.ts';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
   ADD_MEDICATION,
   ADD_QUESTION,
@@ -25,6 +25,7 @@ import {
 } from '../utils/task-screens.ts';
 import { AddField, AddedList, StrikeList, type AddedItem } from './item-lists.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { idSetDraft, listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 /** One list screen: existing items (struck through on approval screens) plus added ones. */
 export interface ListScreenConfig {
@@ -55,10 +56,12 @@ export function ListTaskScreen({
 }: TaskScreenProps & { config: ListScreenConfig }) {
   const existing = config.existing?.(props.task) ?? [];
   // Items an earlier step struck out start struck; unstriking one keeps it after all.
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(
+  const [removed, setRemoved] = useDraftState<ReadonlySet<string>>(
+    'removed',
     () => new Set(existing.filter((item) => item.struck).map((item) => item.id)),
+    idSetDraft,
   );
-  const [added, setAdded] = useState<AddedItem[]>([]);
+  const [added, setAdded] = useDraftState<AddedItem[]>('added', () => [], listDraft());
 
   const toggle = (id: string) => setRemoved((current) => toggled(current, id));
 

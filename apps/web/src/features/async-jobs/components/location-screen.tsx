@@ -2,12 +2,13 @@ import Autocomplete from '@mui/material/Autocomplete';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { ModelName } from '@loopdesk/contracts/intelligence.ts';
-import { useState } from 'react';
 import { useModelItems } from '../api/get-model-items.ts';
 import { useLoadError } from '../hooks/use-load-error.ts';
 import { checkSubmission } from '../utils/task-screens.ts';
 import { ConditionHeader } from './observations-screen.tsx';
+import { TermChip, splitTyped, uniqueByName, useNewTermQuestion } from './new-term.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { recordDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 /** A location list item as the screen keeps it; `bid` is null for free text. */
 export interface LocationChoice {
@@ -60,59 +61,81 @@ function LocationSelect({
     display: i.display,
     bid: i.bid,
   }));
+  const newTerm = useNewTermQuestion(label);
   return (
-    <Autocomplete<LocationChoice, true, false, true>
-      multiple
-      freeSolo
-      options={options}
-      getOptionLabel={(option) => (typeof option === 'string' ? option : option.display)}
-      getOptionKey={(option) =>
-        typeof option === 'string' ? option : (option.bid ?? `free:${option.display}`)
-      }
-      isOptionEqualToValue={(option, chosen) =>
-        typeof chosen === 'string'
-          ? option.display === chosen
-          : option.bid !== null
-            ? option.bid === chosen.bid
-            : option.display === chosen.display
-      }
-      filterSelectedOptions
-      value={value}
-      onChange={(_event, next) =>
-        onChange(
-          next
-            .map((item) => (typeof item === 'string' ? { display: item.trim(), bid: null } : item))
-            .filter(
-              (item, index, all) =>
-                item.display !== '' &&
-                all.findIndex(
-                  (other) => other.display.toLowerCase() === item.display.toLowerCase(),
-                ) === index,
-            ),
-        )
-      }
-      loading={items.isFetching}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label={label}
-          helperText="Choose from the list or type and press Enter"
-        />
-      )}
-    />
+    <>
+      {newTerm.dialog}
+      <Autocomplete<LocationChoice, true, false, true>
+        multiple
+        freeSolo
+        options={options}
+        getOptionLabel={(option) => (typeof option === 'string' ? option : option.display)}
+        getOptionKey={(option) =>
+          typeof option === 'string' ? option : (option.bid ?? `free:${option.display}`)
+        }
+        isOptionEqualToValue={(option, chosen) =>
+          typeof chosen === 'string'
+            ? option.display === chosen
+            : option.bid !== null
+              ? option.bid === chosen.bid
+              : option.display === chosen.display
+        }
+        filterSelectedOptions
+        value={value}
+        autoHighlight
+        onChange={(_event, next) => {
+          const { items: chosen, newTerms } = splitTyped(next, options, displayOf);
+          const [term] = newTerms;
+          if (term === undefined) {
+            onChange(uniqueByName(chosen, displayOf));
+            return;
+          }
+          newTerm.ask(term, () =>
+            onChange(uniqueByName([...chosen, { display: term, bid: null }], displayOf)),
+          );
+        }}
+        renderValue={(chosen, getItemProps) =>
+          chosen.map((option, index) => {
+            const { key, ...itemProps } = getItemProps({ index });
+            return typeof option === 'string' ? null : (
+              <TermChip
+                key={key}
+                {...itemProps}
+                label={option.display}
+                known={option.bid !== null}
+              />
+            );
+          })
+        }
+        loading={items.isFetching}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label={label}
+            helperText="Choose from the list, or type a new term and press Enter"
+          />
+        )}
+      />
+    </>
   );
 }
+
+const displayOf = (item: LocationChoice) => item.display;
 
 /**
  * Location Job and its review (spec 3 §2 Location review): three multi-selects (Pathological
  * Process, Body System, Anatomical Location) that also take free text, preselected from the task.
  */
 export function LocationScreen({ review, ...props }: TaskScreenProps & { review: boolean }) {
-  const [lists, setLists] = useState<Record<ListKey, LocationChoice[]>>(() => ({
-    pathologicalProcesses: locationsOf(props.task.locations, 'pathologicalProcesses'),
-    bodySystems: locationsOf(props.task.locations, 'bodySystems'),
-    anatomicalLocations: locationsOf(props.task.locations, 'anatomicalLocations'),
-  }));
+  const [lists, setLists] = useDraftState<Record<ListKey, LocationChoice[]>>(
+    'lists',
+    () => ({
+      pathologicalProcesses: locationsOf(props.task.locations, 'pathologicalProcesses'),
+      bodySystems: locationsOf(props.task.locations, 'bodySystems'),
+      anatomicalLocations: locationsOf(props.task.locations, 'anatomicalLocations'),
+    }),
+    recordDraft(),
+  );
 
   const build = () => checkSubmission('location', { locations: lists });
 

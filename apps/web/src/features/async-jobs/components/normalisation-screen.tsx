@@ -8,13 +8,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { AsyncEntity } from '@loopdesk/contracts/async-jobs.ts';
-import { useState } from 'react';
 import { AnnotatedText } from '../../../workbench/components/annotated-text.tsx';
 import { NORMALISED_CONCEPTS_LOAD_ERROR } from '../utils/messages.ts';
 import { checkSubmission, textOf } from '../utils/task-screens.ts';
 import { ConceptPicker, type ConceptChoice } from './concept-picker.tsx';
 import { rowLabel } from './row-label.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 interface Row {
   entity: AsyncEntity;
@@ -57,7 +57,11 @@ export function normalisationReady(rows: readonly Row[], approval: boolean): boo
 export function NormalisationScreen(props: TaskScreenProps) {
   const approval = props.task.state === 'PENDING_APPROVAL';
   const text = textOf(props.task.data, 'text');
-  const [rows, setRows] = useState<Row[]>(() => normalisationRows(props.task, approval));
+  const [rows, setRows] = useDraftState<Row[]>(
+    'rows',
+    () => normalisationRows(props.task, approval),
+    listDraft(),
+  );
   const update = (id: string, change: Partial<Row>) =>
     setRows((current) =>
       current.map((row) => (row.entity.id === id ? { ...row, ...change } : row)),

@@ -5,7 +5,6 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
 import { checkSubmission, itemsOf, textOf } from '../utils/task-screens.ts';
 import {
   OBSERVATION_CLASS_TYPES,
@@ -13,6 +12,7 @@ import {
   type NewObservation,
 } from './observation-adder.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 /** The condition a condition task is about, as its header shows it. */
 export function ConditionHeader({ task }: Pick<TaskScreenProps, 'task'>) {
@@ -53,7 +53,7 @@ export function ConditionHeader({ task }: Pick<TaskScreenProps, 'task'>) {
  */
 export function ObservationsScreen(props: TaskScreenProps) {
   const existing = itemsOf(props.task.condition, 'observations');
-  const [added, setAdded] = useState<NewObservation[]>([]);
+  const [added, setAdded] = useDraftState<NewObservation[]>('added', () => [], listDraft());
 
   const build = () =>
     checkSubmission('observations', {

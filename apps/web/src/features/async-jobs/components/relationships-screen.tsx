@@ -17,6 +17,7 @@ import { RELATIONSHIP_CLASS_TYPES, ObservationAdder } from './observation-adder.
 import { ConditionHeader } from './observations-screen.tsx';
 import { rowLabel } from './row-label.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { idSetDraft, listDraft, useDraftState } from '../hooks/use-draft-state.ts';
 
 const CORRELATIONS = ['Positive', 'Negative'] as const;
 const WEIGHTS = ['Low', 'Medium', 'High'] as const;
@@ -117,7 +118,11 @@ export function RelationshipsScreen({
   approval,
   ...props
 }: TaskScreenProps & { approval: boolean }) {
-  const [rows, setRows] = useState<ObservationRelationship[]>(() => relationshipsOf(props.task));
+  const [rows, setRows] = useDraftState<ObservationRelationship[]>(
+    'rows',
+    () => relationshipsOf(props.task),
+    listDraft(),
+  );
   const [existingIds] = useState<ReadonlySet<string>>(
     () => new Set(relationshipsOf(props.task).map((row) => row.id)),
   );
@@ -126,14 +131,18 @@ export function RelationshipsScreen({
     () => new Set(relationshipsOf(props.task).flatMap((row) => (row.name ? [] : [row.id]))),
   );
   // Rows an earlier step struck out start struck; unstriking one keeps it after all.
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(() => {
-    const value = props.task.condition.observations;
-    return new Set(
-      (Array.isArray(value) ? (value as unknown[]) : []).flatMap((item) =>
-        isStruck(item) ? [(item as { id: string }).id] : [],
-      ),
-    );
-  });
+  const [removed, setRemoved] = useDraftState<ReadonlySet<string>>(
+    'removed',
+    () => {
+      const value = props.task.condition.observations;
+      return new Set(
+        (Array.isArray(value) ? (value as unknown[]) : []).flatMap((item) =>
+          isStruck(item) ? [(item as { id: string }).id] : [],
+        ),
+      );
+    },
+    idSetDraft,
+  );
   const update = (id: string, change: Partial<ObservationRelationship>) =>
     setRows((current) => current.map((row) => (row.id === id ? { ...row, ...change } : row)));
 

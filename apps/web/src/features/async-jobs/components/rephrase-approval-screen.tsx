@@ -6,10 +6,25 @@ import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { REPHRASE_INTENTS } from '@loopdesk/contracts/async-jobs.ts';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { checkSubmission, textOf, toggled } from '../utils/task-screens.ts';
 import { StrikeList } from './item-lists.tsx';
 import { TaskLayout, type TaskScreenProps } from './task-layout.tsx';
+import { idSetDraft, textDraft, useDraftState } from '../hooks/use-draft-state.ts';
+
+/** The intents in words (issue 20 point 22); the submitted values stay the spec's codes. */
+export const INTENT_LABELS: Record<(typeof REPHRASE_INTENTS)[number], string> = {
+  'clinical+medical': 'Clinical or medical',
+  injury: 'Injury',
+  exposure: 'Exposure',
+  mental: 'Mental health',
+  medication: 'Medication',
+  maintenance: 'Maintenance',
+  workers_comp: "Workers' compensation",
+  screen: 'Screening',
+  cosmetic: 'Cosmetic',
+  other: 'Other',
+};
 
 /** The task's rephrases (plain strings), with their index as the id. */
 function rephrasesOf(data: Record<string, unknown>): string[] {
@@ -23,8 +38,12 @@ function rephrasesOf(data: Record<string, unknown>): string[] {
 export function RephraseApprovalScreen(props: TaskScreenProps) {
   const rephrases = rephrasesOf(props.task.data);
   const items = rephrases.map((text, index) => ({ id: String(index), text }));
-  const [removed, setRemoved] = useState<ReadonlySet<string>>(new Set());
-  const [intent, setIntent] = useState('');
+  const [removed, setRemoved] = useDraftState<ReadonlySet<string>>(
+    'removed',
+    () => new Set(),
+    idSetDraft,
+  );
+  const [intent, setIntent] = useDraftState('intent', () => '', textDraft);
   const labelId = useId();
 
   const toggle = (id: string) => setRemoved((current) => toggled(current, id));
@@ -58,7 +77,12 @@ export function RephraseApprovalScreen(props: TaskScreenProps) {
             onChange={(event) => setIntent(event.target.value)}
           >
             {REPHRASE_INTENTS.map((name) => (
-              <FormControlLabel key={name} value={name} control={<Radio />} label={name} />
+              <FormControlLabel
+                key={name}
+                value={name}
+                control={<Radio />}
+                label={INTENT_LABELS[name]}
+              />
             ))}
           </RadioGroup>
         </FormControl>

@@ -6,27 +6,40 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import {
   DISCARD_NOTE_REQUIRED,
   type AsyncTask,
   type TaskParams,
 } from '@loopdesk/contracts/async-jobs.ts';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import { useContext, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { TaskHeader } from '../../../components/task-header.tsx';
 import { useToast } from '../../../components/toast-context.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { useDiscardTask } from '../api/discard-task.ts';
 import { useSubmitTask } from '../api/submit-task.ts';
+import { DraftContext } from '../hooks/draft-store.ts';
 import { ARE_YOU_SURE, DASHBOARD_PATH, STILL_PROCESSING } from '../utils/messages.ts';
-import type { CheckResult } from '../utils/task-screens.ts';
+import { discardedMessage, publishedMessage } from '../utils/outcomes.ts';
+import type { CheckResult, TaskPlace } from '../utils/task-screens.ts';
+import { LeaveGuard } from './task-draft.tsx';
 
 /** What every task screen receives from the task route. */
 export interface TaskScreenProps {
   task: AsyncTask;
   params: TaskParams;
+  /** The task's pipeline, step and instruction, for the header (issue 20 point 18). */
+  place?: TaskPlace | undefined;
 }
+
+/** The dashboard, told which step the user comes back from (its button takes the focus). */
+export const backToDashboard = (params: TaskParams) =>
+  [
+    DASHBOARD_PATH,
+    { state: { from: { pipelineId: params.pipelineId, step: params.step } } },
+  ] as const;
 
 export interface TaskLayoutProps extends TaskScreenProps {
   title: string;
@@ -46,6 +59,7 @@ export interface TaskLayoutProps extends TaskScreenProps {
 export function TaskLayout({
   task,
   params,
+  place,
   title,
   subtitle,
   build,
@@ -53,6 +67,8 @@ export function TaskLayout({
   children,
 }: TaskLayoutProps) {
   const toast = useToast();
+  const draft = useContext(DraftContext);
+  const [restored] = useState(() => Object.keys(draft?.initial ?? {}).length > 0);
   const navigate = useNavigate();
   const submit = useSubmitTask();
   const discard = useDiscardTask();
@@ -91,11 +107,18 @@ export function TaskLayout({
       return;
     }
     busy.current = true;
+    draft?.finish();
     submit.mutate(
       { params, data },
       {
-        onSuccess: () => void navigate(DASHBOARD_PATH),
-        onError: (error) => toast.error(errorMessage(error)),
+        onSuccess: (result) => {
+          toast.success(publishedMessage(title, task, place, result));
+          void navigate(...backToDashboard(params));
+        },
+        onError: (error) => {
+          draft?.resume();
+          toast.error(errorMessage(error));
+        },
         onSettled: () => {
           busy.current = false;
         },
@@ -121,11 +144,18 @@ export function TaskLayout({
     }
     setDiscardOpen(false);
     busy.current = true;
+    draft?.finish();
     discard.mutate(
       { params, reason: note.trim() },
       {
-        onSuccess: () => void navigate(DASHBOARD_PATH),
-        onError: (error) => toast.error(errorMessage(error)),
+        onSuccess: () => {
+          toast.success(discardedMessage(title, task));
+          void navigate(...backToDashboard(params));
+        },
+        onError: (error) => {
+          draft?.resume();
+          toast.error(errorMessage(error));
+        },
         onSettled: () => {
           busy.current = false;
         },
@@ -135,19 +165,19 @@ export function TaskLayout({
 
   return (
     <Stack spacing={2} sx={{ p: 2, maxWidth: 960 }}>
-      <div>
-        <Typography variant="h5" component="h2">
-          {title}
-        </Typography>
-        {subtitle ? (
-          <Typography variant="subtitle1" color="text.secondary">
-            {subtitle}
-          </Typography>
-        ) : null}
-        <Typography variant="caption" color="text.secondary">
-          {`Task ${task.id} · ${task.state}`}
-        </Typography>
-      </div>
+      <TaskHeader
+        back={{ to: DASHBOARD_PATH, label: 'Dashboard' }}
+        trail={place ? [place.pipeline, place.step] : []}
+        title={title}
+        instruction={place?.instruction}
+        subtitle={subtitle}
+      />
+      {restored ? (
+        <Alert severity="info" variant="outlined">
+          Your draft of this task is restored: carry on where you left off.
+        </Alert>
+      ) : null}
+      <LeaveGuard />
       <Paper variant="outlined" sx={{ p: 2 }}>
         {children}
       </Paper>

@@ -86,7 +86,9 @@ describe('add job', { timeout: 20_000 }, () => {
       ),
     );
     await waitFor(() =>
-      expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain('Success'),
+      expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain(
+        'Success: “Pneumonia” was added to Condition relationships.',
+      ),
     );
     const [request] = requestsTo(fetchMock, '/pipelines/3/_add_task');
     expect(request?.body).toMatchObject({

@@ -42,27 +42,29 @@ describe('async jobs dashboard', { timeout: 20_000 }, () => {
 
   it('shows a section per pipeline and a card per step, the empty step disabled', async () => {
     renderDashboard();
-    expect(await screen.findByRole('heading', { name: 'Rephrase' }, SLOW)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Rephrase', level: 2 }, SLOW),
+    ).toBeInTheDocument();
     await waitFor(() =>
       expect(screen.getByRole('banner')).toHaveTextContent('Asynchronous Jobs - Dashboard'),
     );
     expect(screen.getByRole('heading', { name: 'Condition complications' })).toBeInTheDocument();
 
-    await waitFor(() => expect(within(card('rephrase')).getByText('Jobs: 2')).toBeInTheDocument());
-    expect(within(card('rephrase')).getByRole('button', { name: 'Take Next Job' })).toBeEnabled();
+    await waitFor(() => expect(within(card('Rephrase')).getByText('Jobs: 2')).toBeInTheDocument());
+    expect(within(card('Rephrase')).getByRole('button', { name: 'Take Next Job' })).toBeEnabled();
     expect(
-      within(card('rephrase')).getByText('Write at least 2 other wordings of the text.'),
+      within(card('Rephrase')).getByText('Write at least 2 other wordings of the text.'),
     ).toBeInTheDocument();
 
     // Underscores shown as spaces; a count under 1 reads 'Job queue empty' and is disabled.
-    const approval = card('rephrase approval');
+    const approval = card('Rephrase approval');
     expect(within(approval).getByText('Jobs: 0')).toBeInTheDocument();
     expect(within(approval).getByRole('button', { name: 'Job queue empty' })).toBeDisabled();
   });
 
   it('offers the plus button only for a pipeline with an input form', async () => {
     const { events } = renderDashboard();
-    await screen.findByRole('heading', { name: 'Rephrase' }, SLOW);
+    await screen.findByRole('heading', { name: 'Rephrase', level: 2 }, SLOW);
     expect(screen.queryByRole('button', { name: 'Add a job to Rephrase' })).not.toBeInTheDocument();
     await events.click(
       screen.getByRole('button', { name: 'Add a job to Condition complications' }),
@@ -83,8 +85,8 @@ describe('async jobs dashboard', { timeout: 20_000 }, () => {
       [`GET ${BASE}/1/steps/rephrase/tasks/abc`]: () =>
         json(200, makeTask('text.rephrase', 'REGISTERED', { id: 'abc' })),
     });
-    await waitFor(() => expect(within(card('rephrase')).getByText('Jobs: 2')).toBeInTheDocument());
-    await events.click(within(card('rephrase')).getByRole('button', { name: 'Take Next Job' }));
+    await waitFor(() => expect(within(card('Rephrase')).getByText('Jobs: 2')).toBeInTheDocument());
+    await events.click(within(card('Rephrase')).getByRole('button', { name: 'Take Next Job' }));
     await waitFor(
       () =>
         expect(screen.getByRole('status', { name: 'Current location' })).toHaveTextContent(
@@ -99,8 +101,8 @@ describe('async jobs dashboard', { timeout: 20_000 }, () => {
     const { events } = renderDashboard({
       [`GET ${BASE}/1/steps/rephrase/_pop`]: () => errorAnswer(404, 'Not Found', 'Job queue empty'),
     });
-    await waitFor(() => expect(within(card('rephrase')).getByText('Jobs: 2')).toBeInTheDocument());
-    await events.click(within(card('rephrase')).getByRole('button', { name: 'Take Next Job' }));
+    await waitFor(() => expect(within(card('Rephrase')).getByText('Jobs: 2')).toBeInTheDocument());
+    await events.click(within(card('Rephrase')).getByRole('button', { name: 'Take Next Job' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Job queue empty$/);
     expect(screen.getByRole('status', { name: 'Current location' })).toHaveTextContent(
       /^\/jobs\/async$/,

@@ -66,7 +66,7 @@ describe('async task screens', { timeout: 20_000 }, () => {
 
     const intents = screen.getByRole('radiogroup', { name: 'Intent' });
     expect(within(intents).getAllByRole('radio')).toHaveLength(10);
-    await events.click(within(intents).getByRole('radio', { name: 'workers_comp' }));
+    await events.click(within(intents).getByRole('radio', { name: "Workers' compensation" }));
     await publishAndConfirm();
     expect(submitted()).toEqual([
       {

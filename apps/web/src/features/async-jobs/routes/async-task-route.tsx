@@ -8,9 +8,10 @@ import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { usePipelines } from '../api/get-pipelines.ts';
 import { useTask } from '../api/get-task.ts';
+import { TaskDraftProvider } from '../components/task-draft.tsx';
 import { TaskScreen } from '../components/task-screen.tsx';
 import { DASHBOARD_PATH, FAILED_LOAD_RETURN_MS, TASK_TITLE } from '../utils/messages.ts';
-import { screenOf } from '../utils/task-screens.ts';
+import { placeOf, screenOf } from '../utils/task-screens.ts';
 
 /**
  * `/jobs/async/pipelines/{pipelineId}/steps/{step}/tasks/{taskId}`: loads the task and the
@@ -66,11 +67,13 @@ export function AsyncTaskRoute() {
     return null;
   }
   return (
-    <TaskScreen
-      key={task.data.id}
-      task={task.data}
-      params={params}
-      screen={screenOf(pipelines.data, task.data)}
-    />
+    <TaskDraftProvider key={task.data.id} task={task.data} params={params}>
+      <TaskScreen
+        task={task.data}
+        params={params}
+        place={placeOf(pipelines.data, task.data)}
+        screen={screenOf(pipelines.data, task.data)}
+      />
+    </TaskDraftProvider>
   );
 }

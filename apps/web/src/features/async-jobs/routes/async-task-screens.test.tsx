@@ -46,16 +46,21 @@ describe(
           .getAllByRole('button')
           .map((b) => b.textContent),
       ).toEqual([
-        'Symptom',
-        'Associated symptom',
-        'Onset',
-        'Onset context',
-        'Diagnosis',
-        'Medication',
-        'Anatomical location',
-        'Quality',
+        '1Symptom',
+        '2Associated symptom',
+        '3Onset',
+        '4Onset context',
+        '5Diagnosis',
+        '6Medication',
+        '7Anatomical location',
+        '8Quality',
       ]);
-      await events.click(within(categories).getByRole('button', { name: 'Onset' }));
+      // Digits pick the categories, as in the federated menu (issue 20 point 21): 3 is Onset.
+      expect(within(categories).getByRole('button', { name: 'Onset' })).toHaveAttribute(
+        'aria-keyshortcuts',
+        '3',
+      );
+      await events.keyboard('3');
       expect(screen.queryByRole('combobox', { name: 'Concept' })).not.toBeInTheDocument();
       const table = screen.getByRole('table', { name: 'Annotations' });
       expect(within(table).getByText('three days')).toBeInTheDocument();
@@ -427,6 +432,13 @@ describe(
       await events.click(await screen.findByRole('option', { name: 'inflammation' }));
       const locations = screen.getByRole('combobox', { name: 'Anatomical Location' });
       await events.type(locations, 'left lower lobe{Enter}');
+      // Not a known location: one question, then it shows as a new term (issue 20 point 20).
+      const question = await screen.findByRole('dialog', { name: 'Add a new term?' });
+      expect(question).toHaveTextContent('“left lower lobe” is not a known concept.');
+      await events.click(within(question).getByRole('button', { name: 'Add new term' }));
+      expect(
+        await screen.findByRole('button', { name: 'left lower lobe (new term)' }),
+      ).toBeInTheDocument();
       await events.click(locations);
       await events.click(await screen.findByRole('option', { name: 'lung' }));
       await publishAndConfirm();
@@ -489,7 +501,10 @@ describe(
       await events.click(diagnoses);
       await events.click(await screen.findByRole('option', { name: 'influenza' }));
       await events.type(diagnoses, 'Legionnaires disease{Enter}');
-      await events.click(screen.getByRole('button', { name: 'Move influenza up' }));
+      // Not a known condition: it is added as a new term only once the user says so.
+      const question = await screen.findByRole('dialog', { name: 'Add a new term?' });
+      await events.click(within(question).getByRole('button', { name: 'Add new term' }));
+      await events.click(await screen.findByRole('button', { name: 'Move influenza up' }));
       const ranking = screen.getByRole('list', { name: 'Ranking' });
       expect(
         within(ranking)

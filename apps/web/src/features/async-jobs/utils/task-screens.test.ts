@@ -25,8 +25,9 @@ describe('task screen selection', () => {
 });
 
 describe('helpers', () => {
-  it('shows underscores as spaces', () => {
-    expect(stepLabel('rephrase_approval')).toBe('rephrase approval');
+  it('shows underscores as spaces, capitalised like the section titles', () => {
+    expect(stepLabel('rephrase_approval')).toBe('Rephrase approval');
+    expect(stepLabel('add_complications')).toBe('Add complications');
   });
 
   it('reads list items by text or name and skips the rest', () => {

@@ -20,6 +20,40 @@ export function screenOf(
   return pipeline?.definition.main.steps.find((step) => step.name === task.lock.step)?.screen;
 }
 
+/** Where a task sits, in words: its pipeline, its step and what the step asks (issue 20 point 18). */
+export interface TaskPlace {
+  pipeline: string;
+  step: string;
+  instruction: string;
+}
+
+/** The place of a task in the served pipelines; undefined when they do not list its step. */
+export function placeOf(
+  pipelines: readonly Pipeline[],
+  task: Pick<AsyncTask, 'lock'>,
+): TaskPlace | undefined {
+  const pipeline = pipelines.find((candidate) => candidate.id === task.lock.pipeline);
+  const step = pipeline?.definition.main.steps.find((s) => s.name === task.lock.step);
+  return pipeline && step
+    ? { pipeline: pipeline.name, step: stepLabel(step.name), instruction: step.description }
+    : undefined;
+}
+
+/**
+ * What a task is about, for a list or a toast: its condition, observation or text (cut to a
+ * readable length); '' when it has none of these.
+ */
+export function taskSubject(task: Pick<AsyncTask, 'data' | 'condition'>): string {
+  const subject =
+    textOf(task.data, 'condition') ||
+    textOf(task.condition, 'name') ||
+    textOf(task.data, 'observation') ||
+    textOf(task.data, 'display') ||
+    textOf(task.data, 'text');
+  const trimmed = subject.trim().replace(/\s+/g, ' ');
+  return trimmed.length > 48 ? `${trimmed.slice(0, 47)}…` : trimmed;
+}
+
 /** The fallback's text for a task without a built screen (spec 3 §2). */
 export function noJobFound(task: Pick<AsyncTask, 'jobType'>): string {
   return `No job found for ${task.jobType}`;
@@ -36,9 +70,13 @@ export function checkSubmission(kind: SubmissionKind, data: unknown): CheckResul
   return { ok: false, error: parsed.error.issues[0]?.message ?? 'Invalid submission.' };
 }
 
-/** A step name as shown: underscores as spaces (spec 3 §2). */
+/**
+ * A step name as shown: underscores as spaces (spec 3 §2), capitalised like the pipelines'
+ * section titles ('add_complications' → 'Add complications'; issue 20 point 22).
+ */
 export function stepLabel(name: string): string {
-  return name.replace(/_/g, ' ');
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A plain string field of a task record, or '' when absent. */
