@@ -21,18 +21,15 @@ export const TOP_CONDITIONS = 10;
 
 type Condition = DiagnosisPrediction['inference'][number];
 
-/** The acuities marked next to a condition, in words (issue 20 #26). */
+/**
+ * The acuities marked next to a condition, in words (issue 20 #26), in colours whose text keeps a
+ * 4.5:1 contrast (the theme's error and warning fills do not with their text).
+ */
 const ACUITY_MARK: Partial<
-  Record<
-    NonNullable<Condition['acuity']>,
-    {
-      label: string;
-      color: 'error' | 'warning';
-    }
-  >
+  Record<NonNullable<Condition['acuity']>, { label: string; bg: string; fg: string }>
 > = {
-  emergent: { label: 'Emergent', color: 'error' },
-  urgent: { label: 'Urgent', color: 'warning' },
+  emergent: { label: 'Emergent', bg: '#b71c1c', fg: '#fff' },
+  urgent: { label: 'Urgent', bg: '#ffb74d', fg: '#000' },
 };
 
 /** Conditions with at least one associated observation (spec 3 §2), the likeliest first. */
@@ -141,8 +138,7 @@ export function PredictionTables({ prediction }: { prediction: DiagnosisPredicti
                       <Chip
                         size="small"
                         label={mark.label}
-                        color={mark.color}
-                        sx={{ ml: 0.5, fontWeight: 600 }}
+                        sx={{ ml: 0.5, fontWeight: 600, bgcolor: mark.bg, color: mark.fg }}
                       />
                     </>
                   ) : null}

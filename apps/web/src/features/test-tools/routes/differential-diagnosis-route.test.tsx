@@ -166,11 +166,7 @@ describe('differential diagnosis test tool', { timeout: 20_000 }, () => {
       probability: i / 100,
       associatedObservations: [{ observation: 'fever', observationId: 'LD:fever', weight: 1 }],
     }));
-    render(
-      <PredictionTables
-        prediction={{ ...PREDICTION, inference, acuity: undefined }}
-      />,
-    );
+    render(<PredictionTables prediction={{ ...PREDICTION, inference, acuity: undefined }} />);
     const table = screen.getByRole('table', { name: 'Differential Diagnosis Prediction' });
     const names = () =>
       within(table)
