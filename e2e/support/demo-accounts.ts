@@ -29,7 +29,7 @@ export const DEMO_ACCOUNTS = [
     displayName: 'Meera Medical',
     roles: ['medical'],
     drawer: {
-      groups: ['Conversations', 'Jobs', 'KG Workbench', 'Sysadmin', 'Test'],
+      groups: ['Conversations', 'Jobs', 'KG Workbench', 'Test'],
       links: [
         'Clinical Inference',
         'Clinical Summary',
@@ -51,7 +51,7 @@ export const DEMO_ACCOUNTS = [
     displayName: 'Ann Annotator',
     roles: ['annotator'],
     drawer: {
-      groups: ['Jobs', 'Sysadmin'],
+      groups: ['Jobs'],
       links: ['Async Jobs', 'Authoring Tasks', 'Clinical Summary', 'Federated'],
     },
   },
@@ -59,13 +59,13 @@ export const DEMO_ACCOUNTS = [
     email: 'approver@loopdesk.test',
     displayName: 'Abe Approver',
     roles: ['approver'],
-    drawer: { groups: ['Jobs', 'Sysadmin'], links: ['Async Jobs'] },
+    drawer: { groups: ['Jobs'], links: ['Async Jobs'] },
   },
   {
     email: 'experimental@loopdesk.test',
     displayName: 'Eve Experimental',
     roles: ['experimental'],
-    drawer: { groups: ['Jobs', 'Sysadmin'], links: ['Clinical Summary', 'Data Preparation'] },
+    drawer: { groups: ['Jobs'], links: ['Clinical Summary', 'Data Preparation'] },
   },
   {
     email: 'lead@loopdesk.test',

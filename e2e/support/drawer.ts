@@ -50,10 +50,8 @@ export function expectedDrawerEntries(roles: readonly string[]): {
       ? [{ label, group }]
       : [],
   );
-  // A group shows when it has a link for the roles; Sysadmin always shows (spec 1 §2 Shell).
-  const groups = DRAWER_GROUPS.filter(
-    (group) => group === 'Sysadmin' || open.some((route) => route.group === group),
-  );
+  // A group shows when it has a link for the roles (issue 20 #25: not even Sysadmin otherwise).
+  const groups = DRAWER_GROUPS.filter((group) => open.some((route) => route.group === group));
   return {
     groups: [...groups].sort(),
     links: open.map((route) => route.label).sort(),

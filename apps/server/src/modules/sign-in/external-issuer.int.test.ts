@@ -277,7 +277,8 @@ describe('sign-in through an external OIDC issuer (OIDC_ISSUER set)', () => {
       'Sign-in refused: someone@gmail.example is not in an allowed domain (clinic.example). Use your company account.',
     );
     expect(jar.cookies.has('loopdesk_refresh')).toBe(false);
-    expect((await refresh(t.baseUrl, jar)).status).toBe(401);
+    // No cookie: nobody is signed in (204, issue 20 #24), and no access token.
+    expect((await refresh(t.baseUrl, jar)).status).toBe(204);
     const after = await t.database.db
       .selectFrom('auth_sessions')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -143,7 +143,10 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRoutesOpti
   app.post('/auth/refresh', limitedJsonOnly(options.rateLimit * 4), async (request, reply) => {
     const token = request.cookies[REFRESH_COOKIE];
     if (!token) {
-      return reply.status(401).send(errorBody(401, 'Not signed in: sign in to continue.'));
+      // No cookie: nobody is signed in in this browser, which is a normal answer, not an error
+      // (issue 20 #24: a signed-out cold start logs nothing in the console). A cookie the server
+      // refuses stays a 401 below, and is cleared, so it shows once.
+      return reply.status(204).header('cache-control', 'no-store').send();
     }
     const result = await service.refresh(token);
     if (result.kind === 'retry') {

@@ -130,6 +130,13 @@ describe('sign-in through the development provider', () => {
     expect((await refresh(t.baseUrl, jarAgain)).status).toBe(401);
   });
 
+  it('a refresh without a session cookie answers 204 and no token: nobody is signed in, nothing failed', async () => {
+    const response = await refresh(t.baseUrl, new CookieJar());
+    expect(response.status).toBe(204);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.text()).toBe('');
+  });
+
   it('refresh and logout take only JSON: a form or text/plain post (what another site can send) changes nothing', async () => {
     const { jar } = await signIn(t.baseUrl, 'approver@loopdesk.test');
     const cookie = jar.cookies.get('loopdesk_refresh');

@@ -17,7 +17,7 @@ function renderDrawer(roles: readonly Role[], path = '/') {
 /** Opens every collapsed group, then lists group headers and link names in drawer order. */
 async function everythingIn(nav: ReturnType<typeof renderDrawer>) {
   const user = userEvent.setup();
-  for (const header of nav.getAllByRole('button', { expanded: false })) {
+  for (const header of nav.queryAllByRole('button', { expanded: false })) {
     await user.click(header);
   }
   return {
@@ -38,7 +38,7 @@ describe('navigation drawer', () => {
   it('shows medical staff jobs, tests, conversations and the knowledge graph', async () => {
     const nav = renderDrawer(['medical']);
     expect(await everythingIn(nav)).toEqual({
-      groups: ['Jobs', 'Test', 'Conversations', 'KG Workbench', 'Sysadmin'],
+      groups: ['Jobs', 'Test', 'Conversations', 'KG Workbench'],
       links: [
         'Federated',
         'Exceptions',
@@ -59,7 +59,7 @@ describe('navigation drawer', () => {
   it('shows annotators their four job screens', async () => {
     const nav = renderDrawer(['annotator']);
     expect(await everythingIn(nav)).toEqual({
-      groups: ['Jobs', 'Sysadmin'],
+      groups: ['Jobs'],
       links: ['Federated', 'Async Jobs', 'Clinical Summary', 'Authoring Tasks'],
     });
   });
@@ -67,7 +67,7 @@ describe('navigation drawer', () => {
   it('shows approvers the async jobs only', async () => {
     const nav = renderDrawer(['approver']);
     expect(await everythingIn(nav)).toEqual({
-      groups: ['Jobs', 'Sysadmin'],
+      groups: ['Jobs'],
       links: ['Async Jobs'],
     });
   });
@@ -75,7 +75,7 @@ describe('navigation drawer', () => {
   it('shows experimental users clinical summary and data preparation', async () => {
     const nav = renderDrawer(['experimental']);
     expect(await everythingIn(nav)).toEqual({
-      groups: ['Jobs', 'Sysadmin'],
+      groups: ['Jobs'],
       links: ['Clinical Summary', 'Data Preparation'],
     });
   });
@@ -119,10 +119,22 @@ describe('navigation drawer', () => {
     const nav = renderDrawer(['medical']);
     expect(nav.getByRole('button', { name: 'Jobs' })).toHaveAttribute('aria-expanded', 'true');
     expect(nav.getByRole('link', { name: 'Federated' })).toHaveAttribute('href', '/jobs/federated');
-    for (const group of ['Test', 'Conversations', 'KG Workbench', 'Sysadmin']) {
+    for (const group of ['Test', 'Conversations', 'KG Workbench']) {
       expect(nav.getByRole('button', { name: group })).toHaveAttribute('aria-expanded', 'false');
     }
     expect(nav.queryByRole('link', { name: 'Entity Recognition' })).not.toBeInTheDocument();
+  });
+
+  it('shows no group without a screen for the roles, not even Sysadmin (issue 20 #25)', () => {
+    const nav = renderDrawer(['approver']);
+    expect(nav.getAllByRole('button').map((button) => button.textContent)).toEqual(['Jobs']);
+    expect(nav.queryByText('No screens for your roles')).not.toBeInTheDocument();
+  });
+
+  it('opens the group of the page the portal was opened on', () => {
+    const nav = renderDrawer(['admin', 'sysadmin'], '/admin/system/redis');
+    expect(nav.getByRole('button', { name: 'Sysadmin' })).toHaveAttribute('aria-expanded', 'true');
+    expect(nav.getByRole('link', { name: 'Redis' })).toBeVisible();
   });
 
   it('collapses a group again when its header is clicked', async () => {

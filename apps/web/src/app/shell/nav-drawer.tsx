@@ -13,16 +13,24 @@ import Typography from '@mui/material/Typography';
 import { DRAWER_WIDTH, type DrawerGroup } from '@loopdesk/contracts/portal-routes.ts';
 import { useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { navGroupsFor } from '../../lib/navigation.ts';
+import { navGroupsFor, type NavGroup } from '../../lib/navigation.ts';
 
 export const NAV_ID = 'main-navigation';
 
-/** Groups shown even without a visible link (spec 1 §2 Shell: "The Sysadmin header always shows"). */
-const ALWAYS_SHOWN: readonly DrawerGroup[] = ['Sysadmin'];
 /** Open on first render (spec 1 §2 Shell: "Jobs (open by default)"). */
 const OPEN_BY_DEFAULT: readonly DrawerGroup[] = ['Jobs'];
 
 const groupId = (group: DrawerGroup) => `nav-group-${group.replace(/\s+/g, '-').toLowerCase()}`;
+
+/** The group holding the screen at `pathname`, if the drawer lists that screen. */
+function groupOf(groups: readonly NavGroup[], pathname: string): DrawerGroup | undefined {
+  return groups.find(({ routes }) =>
+    routes.some(
+      (route) =>
+        pathname === route.path || (route.path !== '/' && pathname.startsWith(`${route.path}/`)),
+    ),
+  )?.group;
+}
 
 interface NavDrawerProps {
   open: boolean;
@@ -34,16 +42,23 @@ interface NavDrawerProps {
 /** The navigation drawer: version id, then the collapsible groups of the links the roles open. */
 export function NavDrawer({ open, roles, serverVersion }: NavDrawerProps) {
   const { pathname } = useLocation();
-  const groups = navGroupsFor(roles).filter(
-    ({ group, routes }) => routes.length > 0 || ALWAYS_SHOWN.includes(group),
+  // Issue 20 #25 (docs/decisions.md): a group with no screen for the roles is not shown, not even
+  // the Sysadmin header, which spec 1 §2 always shows; a user with every role sees it as the spec.
+  const groups = navGroupsFor(roles).filter(({ routes }) => routes.length > 0);
+  const current = groupOf(groups, pathname);
+  const [expanded, setExpanded] = useState<ReadonlySet<DrawerGroup>>(
+    () => new Set([...OPEN_BY_DEFAULT, ...(current ? [current] : [])]),
   );
-  const [expanded, setExpanded] = useState<ReadonlySet<DrawerGroup>>(() => {
-    // Also open the group of the screen the portal was opened on.
-    const current = groups.find(({ routes }) =>
-      routes.some((route) => pathname === route.path || pathname.startsWith(`${route.path}/`)),
-    );
-    return new Set([...OPEN_BY_DEFAULT, ...(current ? [current.group] : [])]);
-  });
+  // The group of the current page opens whenever the page changes, however the user got there
+  // (a home page link, the bell, the address bar); groups the user opened or closed stay so.
+  // Adjusted while rendering (not in an effect), so the drawer never paints the old state.
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    if (current && !expanded.has(current)) {
+      setExpanded(new Set([...expanded, current]));
+    }
+  }
   const toggle = (group: DrawerGroup) =>
     setExpanded((current) => {
       const next = new Set(current);
@@ -97,23 +112,17 @@ export function NavDrawer({ open, roles, serverVersion }: NavDrawerProps) {
                 </ListItemButton>
                 <Collapse in={isOpen} timeout="auto" unmountOnExit>
                   <List id={id} aria-label={group} disablePadding>
-                    {routes.length === 0 ? (
-                      <ListItem sx={{ pl: 4 }}>
-                        <ListItemText secondary="No screens for your roles" />
+                    {routes.map((route) => (
+                      <ListItem key={route.id} disablePadding>
+                        <ListItemButton
+                          component={NavLink}
+                          to={route.path}
+                          sx={{ pl: 4, '&.active': { bgcolor: 'action.selected' } }}
+                        >
+                          <ListItemText primary={route.label} />
+                        </ListItemButton>
                       </ListItem>
-                    ) : (
-                      routes.map((route) => (
-                        <ListItem key={route.id} disablePadding>
-                          <ListItemButton
-                            component={NavLink}
-                            to={route.path}
-                            sx={{ pl: 4, '&.active': { bgcolor: 'action.selected' } }}
-                          >
-                            <ListItemText primary={route.label} />
-                          </ListItemButton>
-                        </ListItem>
-                      ))
-                    )}
+                    ))}
                   </List>
                 </Collapse>
               </li>

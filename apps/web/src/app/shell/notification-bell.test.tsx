@@ -3,9 +3,16 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { QUEUE_SIZE_POLL_MS } from '@loopdesk/contracts/portal-routes.ts';
+import { ROLES } from '@loopdesk/contracts/privileges.ts';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../lib/query-client.ts';
-import { errorAnswer, installFakeServer, json, type FakeHandler } from '../../test/fake-server.ts';
+import {
+  callsOf,
+  errorAnswer,
+  installFakeServer,
+  json,
+  type FakeHandler,
+} from '../../test/fake-server.ts';
 import { playAlert } from '../../lib/sound/alert.ts';
 import { NotificationBell, QUEUE_ALERT_REPEAT_MS } from './notification-bell.tsx';
 
@@ -14,6 +21,7 @@ vi.mock('../../lib/sound/alert.ts', () => ({ playAlert: vi.fn() }));
 
 function renderBell(
   answers: Record<'federated' | 'exceptions' | 'hpi-summarisation', FakeHandler>,
+  roles: readonly string[] = ROLES,
 ) {
   const fetchMock = installFakeServer(
     Object.fromEntries(
@@ -26,7 +34,7 @@ function renderBell(
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>
-        <NotificationBell />
+        <NotificationBell roles={roles} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -38,6 +46,32 @@ const size = (n: number) => () => json(200, { size: n });
 describe('notification bell', () => {
   beforeEach(() => {
     vi.mocked(playAlert).mockClear();
+  });
+
+  it('counts, lists and sounds only the queues the roles may open (issue 20 #23)', async () => {
+    const { user, fetchMock } = renderBell(
+      { federated: size(0), exceptions: size(4), 'hpi-summarisation': size(5) },
+      ['annotator'],
+    );
+    const bell = await screen.findByRole('button', { name: 'Queue sizes: 5' });
+    await user.click(bell);
+    expect(
+      within(screen.getByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['0 Federated Job Queue', '5 Summary Jobs']);
+    expect(callsOf(fetchMock)).not.toContain('GET /internal/queues/exceptions/_size');
+    expect(playAlert).not.toHaveBeenCalled();
+  });
+
+  it('is not shown to a role that opens none of its queues', () => {
+    const { fetchMock } = renderBell(
+      { federated: size(1), exceptions: size(4), 'hpi-summarisation': size(5) },
+      ['approver'],
+    );
+    expect(screen.queryByRole('button', { name: /Queue sizes/ })).not.toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(playAlert).not.toHaveBeenCalled();
   });
 
   it('shows the sum of the three queues and each size in its menu', async () => {

@@ -3,19 +3,47 @@ import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { PATHS } from '@loopdesk/contracts/portal-routes.ts';
+import { PORTAL_ROUTES, type PortalRouteId } from '@loopdesk/contracts/portal-routes.ts';
+import { canAccess } from '@loopdesk/contracts/privileges.ts';
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { queueSizeQueryOptions, type QueueName } from '../../features/queues/api/get-queue-size.ts';
 import { playAlert } from '../../lib/sound/alert.ts';
 
+interface BellQueue {
+  queue: QueueName;
+  label: string;
+  /** The screen the entry links to; its access decides whether the role sees the queue at all. */
+  screen: PortalRouteId;
+}
+
 /** The bell's entries, in the spec's order and words (spec 1 §2 Shell). */
-const BELL_QUEUES: readonly { queue: QueueName; label: string; to: string }[] = [
-  { queue: 'federated', label: 'Federated Job Queue', to: PATHS.federated },
-  { queue: 'exceptions', label: 'Exceptions Queue', to: PATHS.exception },
-  { queue: 'hpi-summarisation', label: 'Summary Jobs', to: PATHS['clinical-summary'] },
+const BELL_QUEUES: readonly BellQueue[] = [
+  { queue: 'federated', label: 'Federated Job Queue', screen: 'federated' },
+  { queue: 'exceptions', label: 'Exceptions Queue', screen: 'exception' },
+  { queue: 'hpi-summarisation', label: 'Summary Jobs', screen: 'clinical-summary' },
 ];
+
+function screenOf(id: PortalRouteId) {
+  const route = PORTAL_ROUTES.find((candidate) => candidate.id === id);
+  if (!route) {
+    throw new Error(`No portal route ${id}`);
+  }
+  return route;
+}
+
+/**
+ * The bell's queues that `roles` may open (issue 20 #23, docs/decisions.md): a queue whose screen
+ * answers "You do not have access" is neither counted, listed nor sounded. Every role: the spec's
+ * three.
+ */
+export function bellQueuesFor(roles: readonly string[]): readonly (BellQueue & { to: string })[] {
+  return BELL_QUEUES.flatMap((entry) => {
+    const route = screenOf(entry.screen);
+    return canAccess(roles, route.access) ? [{ ...entry, to: route.path }] : [];
+  });
+}
 
 /** A queue size as shown: a number, 'unknown' after a failure, or null before the first answer. */
 type ShownSize = number | 'unknown' | null;
@@ -50,11 +78,19 @@ function useQueueAlert(waiting: boolean): void {
   }, [waiting]);
 }
 
-/** The bell: total of the federated, exception and summary queues, polled every 5 s. */
-export function NotificationBell() {
+/**
+ * The bell: total of the federated, exception and summary queues that the roles may open, polled
+ * every 5 s. A role that opens none of them has no bell.
+ */
+export function NotificationBell({ roles }: { roles: readonly string[] }) {
+  const queues = bellQueuesFor(roles);
+  return queues.length === 0 ? null : <QueueBell queues={queues} />;
+}
+
+function QueueBell({ queues }: { queues: readonly (BellQueue & { to: string })[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const results = useQueries({
-    queries: BELL_QUEUES.map(({ queue }) => queueSizeQueryOptions(queue)),
+    queries: queues.map(({ queue }) => queueSizeQueryOptions(queue)),
   });
   // Spec 1 §8: a failed or non-200 answer shows 'unknown', even if an older size is cached.
   const sizes: ShownSize[] = results.map((result) =>
@@ -63,7 +99,7 @@ export function NotificationBell() {
   const badge = badgeOf(sizes);
   // An unknown size is not "above 0": only a size the server gave counts.
   useQueueAlert(
-    BELL_QUEUES.some(({ queue }, index) => {
+    queues.some(({ queue }, index) => {
       const size = sizes[index];
       return ALERT_QUEUES.includes(queue) && typeof size === 'number' && size > 0;
     }),
@@ -93,7 +129,7 @@ export function NotificationBell() {
         open={anchor !== null}
         onClose={() => setAnchor(null)}
       >
-        {BELL_QUEUES.map(({ queue, label, to }, index) => {
+        {queues.map(({ queue, label, to }, index) => {
           const size = sizes[index];
           return (
             <MenuItem key={queue} component={RouterLink} to={to} onClick={() => setAnchor(null)}>

@@ -62,7 +62,7 @@ export function TopBar({ title, drawerOpen, onToggleDrawer, config, user }: TopB
           notConfigured="The help center is not configured"
           icon={<HelpOutlinedIcon />}
         />
-        <NotificationBell />
+        <NotificationBell roles={user.permissions.roles} />
         <AccountMenu user={user} />
       </Toolbar>
     </AppBar>

@@ -1,5 +1,8 @@
 import { AccessTokenResponse } from '@loopdesk/contracts/users.ts';
-import { httpErrorFrom } from '../http-error.ts';
+import { HttpError, httpErrorFrom } from '../http-error.ts';
+
+/** What a refresh without a session comes to, as the rest of the portal reads it. */
+const NOT_SIGNED_IN = 'Not signed in: sign in to continue.';
 
 /** The longest the portal waits when the server asks it to retry a refresh. */
 const MAX_RETRY_WAIT_MS = 2_000;
@@ -15,11 +18,16 @@ function refresh(): Promise<Response> {
 
 /**
  * `POST /auth/refresh`: trades the httpOnly refresh cookie for a new access token. Rejects with an
- * HttpError 401 when there is no session. A 401 with `Retry-After` means another tab replaced the
- * token a moment ago: the browser holds the new cookie, so the call is tried once more.
+ * HttpError 401 when there is no session: the server answers 204 when the browser holds no refresh
+ * cookie (so a signed-out start logs no failed request) and 401 when it refuses the cookie. A 401
+ * with `Retry-After` means another tab replaced the token a moment ago: the browser holds the new
+ * cookie, so the call is tried once more.
  */
 export async function postRefresh(): Promise<AccessTokenResponse> {
   let response = await refresh();
+  if (response.status === 204) {
+    throw new HttpError(401, { error: 'Unauthorized', message: NOT_SIGNED_IN }, 'No Content');
+  }
   const retryAfter = Number(response.headers.get('retry-after'));
   if (response.status === 401 && Number.isFinite(retryAfter) && retryAfter > 0) {
     await new Promise((resolve) =>

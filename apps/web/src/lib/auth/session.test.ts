@@ -50,6 +50,17 @@ describe('session', () => {
     expect(getSession().status).toBe('signed-out');
   });
 
+  it('starts signed out when the server answers 204: the browser holds no session cookie', async () => {
+    const fetchMock = installFakeServer({
+      'POST /auth/refresh': () => new Response(null, { status: 204 }),
+    });
+    await initSession();
+    expect(getSession().status).toBe('signed-out');
+    expect(callsOf(fetchMock)).toEqual(['POST /auth/refresh']);
+    // A later refresh (a 401 from an API call) rejects as a 401, as before.
+    await expect(refreshSession()).rejects.toMatchObject({ status: 401 });
+  });
+
   it('tries once more when another tab replaced the refresh token a moment ago', async () => {
     let calls = 0;
     installFakeServer({

@@ -4,14 +4,18 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useToast } from '../../../components/toast-context.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { useConditionSubgraph } from '../api/get-condition-subgraph.ts';
 import { useConditions, type ConditionModel } from '../api/get-conditions.ts';
 import { addToGraph, EMPTY_GRAPH } from '../utils/graph.ts';
-import { GraphView } from './graph-view.tsx';
+
+// React Flow and ELK load with the first graph drawn, not with the portal (issue 20 #27).
+const GraphCanvas = lazy(() =>
+  import('./graph-canvas.tsx').then((module) => ({ default: module.GraphCanvas })),
+);
 
 /** The query parameter that holds the chosen condition's id, so a reload draws it again. */
 export const CONDITION_PARAM = 'condition';
@@ -88,7 +92,9 @@ export function InspectGraphScreen() {
         <LinearProgress aria-label="Loading the knowledge graph" />
       ) : null}
       {condition && graph.vertexes.length > 0 ? (
-        <GraphView graph={graph} label={`Knowledge graph of ${condition.display}`} />
+        <Suspense fallback={<LinearProgress aria-label="Loading the graph viewer" />}>
+          <GraphCanvas graph={graph} label={`Knowledge graph of ${condition.display}`} />
+        </Suspense>
       ) : null}
       {chosenId === null ? (
         <Typography color="text.secondary">

@@ -1,7 +1,27 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Graph } from '../utils/graph.ts';
 import { errorAnswer, json, makeUser, type FakeHandler } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
+
+// React Flow measures the DOM, which jsdom does not lay out: here the canvas lists what it was
+// given to draw (the drawing itself: utils/graph.test.ts and e2e/usability-knowledge-graph.spec.ts).
+vi.mock('../components/graph-canvas.tsx', () => ({
+  GraphCanvas: ({ graph, label }: { graph: Graph; label: string }) => (
+    <figure aria-label={label}>
+      {graph.vertexes.map((vertex) => (
+        <div key={vertex.bid} data-vertex={vertex.bid}>
+          {vertex.display}
+        </div>
+      ))}
+      {graph.edges.map((edge) => (
+        <div key={edge.bid} data-edge={edge.bid}>
+          {edge.rel}
+        </div>
+      ))}
+    </figure>
+  ),
+}));
 
 const CONDITIONS_PATH = 'GET /internal/intelligence/ontology/models/conditions';
 const SUBGRAPH = (id: string) =>
@@ -73,7 +93,7 @@ function renderInspector(
 const vertexesOf = (graph: HTMLElement) =>
   [...graph.querySelectorAll('[data-vertex]')].map((node) => node.getAttribute('data-vertex'));
 const edgeLabelsOf = (graph: HTMLElement) =>
-  [...graph.querySelectorAll('[data-edge] text')].map((node) => node.textContent);
+  [...graph.querySelectorAll('[data-edge]')].map((node) => node.textContent);
 
 describe('knowledge graph inspector', { timeout: 20_000 }, () => {
   // The router loads the screen lazily: compile it once up front, not inside a test's wait.
@@ -101,11 +121,10 @@ describe('knowledge graph inspector', { timeout: 20_000 }, () => {
     await events.click(await screen.findByRole('combobox', { name: 'Condition' }));
     await events.click(await screen.findByRole('option', { name: 'Appendicitis' }));
 
-    const graph = await screen.findByRole('img', { name: 'Knowledge graph of Appendicitis' });
+    const graph = await screen.findByRole('figure', { name: 'Knowledge graph of Appendicitis' });
     expect(vertexesOf(graph)).toEqual(['LD:appendicitis', 'LD:fever', 'LD:rlq-pain', 'q1']);
     expect(within(graph).getByText('right lower abdominal pain')).toBeInTheDocument();
     expect(edgeLabelsOf(graph)).toEqual(['suggests', 'suggests', 'asks about']);
-    expect(graph.querySelectorAll('line[marker-end]')).toHaveLength(3);
     const input = fetchMock.mock.calls.at(-1)?.[0];
     const url = new URL(typeof input === 'string' ? input : '', 'http://localhost');
     expect(url.searchParams.getAll('classExtensions')).toEqual([
@@ -129,7 +148,7 @@ describe('knowledge graph inspector', { timeout: 20_000 }, () => {
 
     await events.click(screen.getByRole('combobox', { name: 'Condition' }));
     await events.click(await screen.findByRole('option', { name: 'migraine' }));
-    const redrawn = await screen.findByRole('img', { name: 'Knowledge graph of migraine' });
+    const redrawn = await screen.findByRole('figure', { name: 'Knowledge graph of migraine' });
     expect(vertexesOf(redrawn)).toEqual(['LD:migraine', 'LD:headache']);
     expect(edgeLabelsOf(redrawn)).toEqual(['suggests']);
   });
@@ -138,14 +157,14 @@ describe('knowledge graph inspector', { timeout: 20_000 }, () => {
     const { events } = renderInspector();
     await events.click(await screen.findByRole('combobox', { name: 'Condition' }));
     await events.click(await screen.findByRole('option', { name: 'migraine' }));
-    await screen.findByRole('img', { name: 'Knowledge graph of migraine' });
+    await screen.findByRole('figure', { name: 'Knowledge graph of migraine' });
     expect(screen.getByRole('status', { name: 'Current location' })).toHaveTextContent(
       '/knowledge/inspect/graph?condition=LD%3Amigraine',
     );
     cleanup();
 
     renderInspector({}, '/knowledge/inspect/graph?condition=LD%3Aappendicitis');
-    const graph = await screen.findByRole('img', { name: 'Knowledge graph of Appendicitis' });
+    const graph = await screen.findByRole('figure', { name: 'Knowledge graph of Appendicitis' });
     expect(vertexesOf(graph)).toContain('LD:rlq-pain');
     expect(screen.getByRole('combobox', { name: 'Condition' })).toHaveValue('Appendicitis');
     expect(

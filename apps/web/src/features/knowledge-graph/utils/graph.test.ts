@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addToGraph, circlePositions, EMPTY_GRAPH, forceLayout, START_RADIUS } from './graph.ts';
+import { addToGraph, EMPTY_GRAPH } from './graph.ts';
+import { layoutGraph } from './layout.ts';
+import { classLabel } from './vertex-classes.ts';
 
 const vertex = (bid: string, cls = 'observation') => ({ bid, class: cls, display: bid });
 const edge = (from: string, to: string) => ({
@@ -27,42 +29,37 @@ describe('knowledge graph', () => {
     expect(second.edges.map((e) => e.bid)).toEqual(['a|b', 'b|c']);
   });
 
-  it('starts the nodes evenly on a circle of radius 100', () => {
-    const positions = circlePositions(['a', 'b', 'c', 'd']);
-    expect(START_RADIUS).toBe(100);
-    for (const point of positions.values()) {
-      expect(Math.hypot(point.x, point.y)).toBeCloseTo(100);
-    }
-    expect(positions.get('a')?.x).toBeCloseTo(0);
-    expect(positions.get('a')?.y).toBeCloseTo(-100);
-    expect(positions.get('c')?.y).toBeCloseTo(100);
-  });
-
-  it('spreads the nodes apart and keeps linked nodes closer than unlinked ones', () => {
+  it('lays nodes and edge labels out as boxes that never overlap (issue 20 #27)', async () => {
     const graph = addToGraph(EMPTY_GRAPH, {
-      vertexes: ['root', 'a', 'b', 'c', 'd', 'e', 'x'].map((id) => vertex(id)),
-      edges: ['a', 'b', 'c', 'd', 'e'].map((id) => edge('root', id)).concat(edge('x', 'e')),
+      vertexes: [
+        vertex('a long condition name', 'condition'),
+        ...['b', 'c', 'd', 'e', 'f'].map((id) => vertex(`observation ${id}`)),
+      ],
+      edges: ['b', 'c', 'd', 'e', 'f'].map((id) =>
+        edge('a long condition name', `observation ${id}`),
+      ),
     });
-    const positions = forceLayout(graph);
-    const points = [...positions.values()];
-    expect(points).toHaveLength(7);
-    for (const point of points) {
-      expect(Number.isFinite(point.x) && Number.isFinite(point.y)).toBe(true);
-    }
-    for (let i = 0; i < points.length; i++) {
-      for (let j = i + 1; j < points.length; j++) {
-        const [p, q] = [points[i], points[j]];
-        expect(Math.hypot((p?.x ?? 0) - (q?.x ?? 0), (p?.y ?? 0) - (q?.y ?? 0))).toBeGreaterThan(
-          30,
-        );
+    const layout = await layoutGraph(graph);
+    const boxes = [
+      ...[...layout.nodes.values()],
+      ...[...layout.edges.values()].map((route) => route.label),
+    ];
+    expect(boxes).toHaveLength(11);
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        const apart =
+          a.x + a.width <= b.x ||
+          b.x + b.width <= a.x ||
+          a.y + a.height <= b.y ||
+          b.y + b.height <= a.y;
+        expect(apart).toBe(true);
       }
     }
-    const distance = (from: string, to: string) => {
-      const p = positions.get(from);
-      const q = positions.get(to);
-      return Math.hypot((p?.x ?? 0) - (q?.x ?? 0), (p?.y ?? 0) - (q?.y ?? 0));
-    };
-    expect(distance('root', 'a')).toBeLessThan(distance('x', 'a'));
-    expect(forceLayout(graph)).toEqual(positions);
+  });
+
+  it('names vertex classes in words', () => {
+    expect(classLabel('anatomicalLocation')).toBe('Anatomical location');
+    expect(classLabel('labTest')).toBe('Lab test');
+    expect(classLabel('condition')).toBe('Condition');
   });
 });

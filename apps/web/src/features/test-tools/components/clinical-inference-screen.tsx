@@ -6,7 +6,10 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { DiagnosisPrediction } from '@loopdesk/contracts/intelligence.ts';
+import type {
+  DiagnosisPrediction,
+  EntityExtractionResult,
+} from '@loopdesk/contracts/intelligence.ts';
 import { useState } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
 import { usePredictDifferential } from '../api/post-differential-diagnosis.ts';
@@ -20,6 +23,8 @@ export const CLINICAL_TEXT_ROWS = 5;
 interface SelectedObservation {
   id: string;
   display: string;
+  /** The patient denies it ("no cough"): shown as such and sent with presence 'deny'. */
+  denied: boolean;
 }
 
 /** One observation per display name, the first kept (spec 3 §2). */
@@ -27,6 +32,26 @@ export function uniqueByDisplay<T extends { display: string }>(items: readonly T
   const seen = new Set<string>();
   return items.filter((item) => !seen.has(item.display) && Boolean(seen.add(item.display)));
 }
+
+/**
+ * The observations offered to the differential: the endorsed ones the server lists
+ * (`normalisedObservations`, spec 3 §2), then the denied ones (issue 20 #26: "No cough" is
+ * evidence against a condition, not nothing), about the patient and now, as the server picks the
+ * endorsed ones; one per display name.
+ */
+export function observationsOf(result: EntityExtractionResult): SelectedObservation[] {
+  const denied = result.observations
+    .filter((item) => item.presence === 'deny' && !item.context.family && !item.context.historical)
+    .map((item) => ({ id: item.id, display: item.display, denied: true }));
+  return uniqueByDisplay([
+    ...result.resolved.normalisedObservations.map((item) => ({ ...item, denied: false })),
+    ...denied,
+  ]);
+}
+
+/** The chip's words: the observation, or "No {observation}" when denied. */
+const chipLabel = (item: SelectedObservation) =>
+  item.denied ? `No ${item.display}` : item.display;
 
 /**
  * `/test/clinical-inference` (spec 3 §2, §4): a text whose recognised observations become
@@ -47,7 +72,7 @@ export function ClinicalInferenceScreen() {
     setPrediction(null);
     evaluate.mutate(text, {
       onSuccess: (answer) => {
-        setSelected(uniqueByDisplay(answer.resolved.normalisedObservations));
+        setSelected(observationsOf(answer));
         setEvaluated(true);
       },
       onError: (error) => toast.error(failureMessage(error, EVALUATION_ERROR)),
@@ -57,7 +82,11 @@ export function ClinicalInferenceScreen() {
   const onPredict = () => {
     setPrediction(null);
     predict.mutate(
-      selected.map((item) => ({ observation: item.display })),
+      selected.map((item) =>
+        item.denied
+          ? { observation: item.display, presence: 'deny' as const }
+          : { observation: item.display },
+      ),
       {
         onSuccess: (answer) => setPrediction(answer),
         onError: (error) => toast.error(failureMessage(error, PREDICTION_ERROR)),
@@ -108,8 +137,9 @@ export function ClinicalInferenceScreen() {
               {selected.map((item) => (
                 <li key={item.display}>
                   <Chip
-                    label={item.display}
-                    color="secondary"
+                    label={chipLabel(item)}
+                    color={item.denied ? 'default' : 'secondary'}
+                    variant={item.denied ? 'outlined' : 'filled'}
                     onDelete={() =>
                       setSelected((current) =>
                         current.filter((other) => other.display !== item.display),

@@ -8,7 +8,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import type { EntityExtractionResult } from '@loopdesk/contracts/intelligence.ts';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
 import { useEvaluateText } from '../api/post-evaluate.ts';
 import { EVALUATION_ERROR, failureMessage } from '../utils/messages.ts';
@@ -33,14 +33,20 @@ export function EntityRecognitionScreen() {
   const evaluate = useEvaluateText();
   const [text, setText] = useState('');
   const [view, setView] = useState<View>('entities');
-  const [result, setResult] = useState<EntityExtractionResult['resolved'] | null>(null);
+  const [answer, setAnswer] = useState<EntityExtractionResult | null>(null);
+  const result = answer?.resolved ?? null;
+  // Where the negated entities start, so their chips look negated (issue 20 #26).
+  const negatedStarts = useMemo(
+    () => new Set((answer?.entities ?? []).filter((e) => e.negated).map((entity) => entity.start)),
+    [answer],
+  );
 
   const submit = () => {
     // A new text's result replaces the last one; a failure shows none (spec 3 §8). A refused
     // text (empty, over the limit) gets the server's reason instead of 'Service unavailable'.
-    setResult(null);
+    setAnswer(null);
     evaluate.mutate(text, {
-      onSuccess: (answer) => setResult(answer.resolved),
+      onSuccess: (next) => setAnswer(next),
       onError: (error) => toast.error(failureMessage(error, EVALUATION_ERROR)),
     });
   };
@@ -86,6 +92,7 @@ export function EntityRecognitionScreen() {
             <Stack direction="row" spacing={1} aria-label="Legend" role="group">
               <LegendChip label="Recognised Entity" colour={RECOGNISED_COLOUR} />
               <LegendChip label="Normalised Entity" colour={NORMALISED_COLOUR} />
+              <LegendChip label="Negated" colour={RECOGNISED_COLOUR} negated />
             </Stack>
             <ToggleButtonGroup
               size="small"
@@ -103,7 +110,11 @@ export function EntityRecognitionScreen() {
             </ToggleButtonGroup>
           </Box>
           {view === 'entities' ? (
-            <ResolvedText segments={result.resolvedEntities} label="Entities" />
+            <ResolvedText
+              segments={result.resolvedEntities}
+              label="Entities"
+              negatedStarts={negatedStarts}
+            />
           ) : (
             <ResolvedText segments={result.resolvedPhrases} label="Phrases" />
           )}

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   callsOf,
@@ -8,6 +8,7 @@ import {
   type FakeHandler,
 } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
+import { PredictionTables } from '../components/prediction-tables.tsx';
 import {
   observationSearch,
   PREDICTION,
@@ -146,7 +147,8 @@ describe('differential diagnosis test tool', { timeout: 20_000 }, () => {
       .map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent));
     expect(rows).toEqual([
       ['Condition', 'Likelihood', 'Associated Observations'],
-      ['appendicitis', '0.96', 'right lower abdominal pain, fever'],
+      // An emergent condition is marked (issue 20 #26).
+      ['appendicitis Emergent', '0.96', 'right lower abdominal pain, fever'],
       ['gastroenteritis', '0.03', 'fever'],
     ]);
     const differentiating = screen.getByRole('table', { name: 'Differentiating Observations' });
@@ -155,6 +157,27 @@ describe('differential diagnosis test tool', { timeout: 20_000 }, () => {
         .getAllByRole('row')
         .map((tr) => tr.textContent),
     ).toEqual(['ObservationRelevance', 'abdominal tenderness0.07']);
+  });
+
+  it('lists the top 10 conditions by likelihood, then all of them on Show all (n)', () => {
+    const inference = Array.from({ length: 12 }, (_, i) => ({
+      condition: `condition ${i}`,
+      conditionId: `LD:c${i}`,
+      probability: i / 100,
+      associatedObservations: [{ observation: 'fever', observationId: 'LD:fever', weight: 1 }],
+    }));
+    render(<PredictionTables prediction={{ ...PREDICTION, inference, acuity: undefined }} />);
+    const table = screen.getByRole('table', { name: 'Differential Diagnosis Prediction' });
+    const names = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((tr) => tr.querySelector('td')?.textContent);
+    expect(names()).toEqual(Array.from({ length: 10 }, (_, i) => `condition ${11 - i}`));
+    expect(within(table).getAllByRole('progressbar')).toHaveLength(10);
+    fireEvent.click(screen.getByRole('button', { name: 'Show all (12)' }));
+    expect(names()).toHaveLength(12);
+    expect(screen.getByRole('button', { name: 'Show the top 10' })).toBeInTheDocument();
   });
 
   it('asks for an observation on a row without one instead of predicting', async () => {

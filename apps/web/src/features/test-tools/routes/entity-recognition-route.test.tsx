@@ -65,7 +65,10 @@ describe('entity recognition test tool', { timeout: 20_000 }, () => {
     expect(within(entities).getByText('hives')).toBeInTheDocument();
 
     await events.hover(within(entities).getByText('hives'));
-    expect(await screen.findByRole('tooltip')).toHaveTextContent('hives, urticaria');
+    // Each concept with its code (issue 20 #26).
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'Concept: hives · Code: LD:hivesConcept: urticaria · Code: LD:urticaria',
+    );
     await events.unhover(within(entities).getByText('hives'));
     await events.hover(within(entities).getByText('since monday'));
     await waitFor(() =>
