@@ -176,7 +176,7 @@ test('22: the dashboard can show only steps with jobs, lines up its buttons and 
     const buttonBox = await card.getByRole('button').last().boundingBox();
     if (cardBox && buttonBox) {
       boxes.push({
-        top: Math.round(cardBox.top ?? cardBox.y),
+        top: Math.round(cardBox.y),
         button: buttonBox.y + buttonBox.height,
       });
     }
