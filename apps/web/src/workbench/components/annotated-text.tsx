@@ -8,6 +8,7 @@ import {
   innermostEntity,
 } from '@loopdesk/workbench/colours.ts';
 import type { Span } from '@loopdesk/workbench/entities.ts';
+import { categoryName, highlightLabel } from '@loopdesk/workbench/labels.ts';
 import {
   isCaretKey,
   messageOffsetAt,
@@ -80,8 +81,10 @@ export interface AnnotatedTextProps {
   entities: readonly AnnotationEntity[];
   /** Accessible name of the text (default 'Message'). */
   label?: string;
-  /** Label shown after each highlight; defaults to the entity's category. */
+  /** Label shown after each highlight; defaults to the category's readable name (issue 20). */
   labelOf?: (entity: AnnotationEntity) => string;
+  /** A category's name in the colour legend; defaults to its readable name. */
+  nameOf?: (category: string) => string;
   /** The delete button of a highlight; without it highlights have none. */
   onDelete?: (entity: AnnotationEntity) => void;
   /** A mouseup, or a key that moves the selection, ended with text selected inside the message. */
@@ -308,6 +311,12 @@ const TextPiece = memo(function TextPiece({
   );
 });
 
+/** The delete buttons of the highlights, in message order. */
+const CHIP_BUTTONS = '.annotation-chip button';
+/** Which highlight a delete button belongs to (its chip's key: span and category). */
+const chipKeyOf = (button: Element): string =>
+  button.closest('.annotation-chip')?.getAttribute(LABEL_ATTRIBUTE) ?? '';
+
 /** The label after a highlight, and its delete button. Never part of the message text. */
 const Chip = memo(function Chip({
   labelKey,
@@ -361,7 +370,8 @@ export const AnnotatedText = memo(function AnnotatedText({
   text,
   entities,
   label = 'Message',
-  labelOf,
+  labelOf = highlightLabel,
+  nameOf = categoryName,
   onDelete,
   onSelect,
   onDeselect,
@@ -390,7 +400,22 @@ export const AnnotatedText = memo(function AnnotatedText({
   useEffect(() => {
     onDeleteRef.current = onDelete;
   });
-  const deleteRef = useMemo(() => (entity: AnnotationEntity) => onDeleteRef.current?.(entity), []);
+  // A delete from a highlight's × keeps the focus in the message (issue 20 "focus that stays"):
+  // on the next highlight's ×, else on the message itself. Here: the chips after the deleted one.
+  const refocusRef = useRef<readonly string[] | null>(null);
+  const deleteRef = useMemo(
+    () => (entity: AnnotationEntity) => {
+      const root = rootRef.current;
+      const active = root?.ownerDocument.activeElement;
+      if (root && active instanceof HTMLElement && root.contains(active)) {
+        const buttons = [...root.querySelectorAll<HTMLElement>(CHIP_BUTTONS)];
+        const at = buttons.indexOf(active);
+        refocusRef.current = at < 0 ? null : buttons.slice(at + 1).map(chipKeyOf);
+      }
+      onDeleteRef.current?.(entity);
+    },
+    [],
+  );
   const [caret, setCaret] = useState<CaretBox | null>(null);
 
   /** Selects anchor..focus in the document (collapsed: a caret) and draws the caret. */
@@ -448,6 +473,19 @@ export const AnnotatedText = memo(function AnnotatedText({
     });
     return () => cancelAnimationFrame(frame);
   }, [map, labelsShown]);
+
+  useEffect(() => {
+    const root = rootRef.current;
+    const after = refocusRef.current;
+    if (!root || after === null) {
+      return;
+    }
+    refocusRef.current = null;
+    const next = [...root.querySelectorAll<HTMLElement>(CHIP_BUTTONS)].find((button) =>
+      after.includes(chipKeyOf(button)),
+    );
+    (next ?? root).focus({ preventScroll: next === undefined });
+  }, [map]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (!isCaretKey(event.key) || event.metaKey) {
@@ -634,7 +672,7 @@ export const AnnotatedText = memo(function AnnotatedText({
                 color: 'rgba(0, 0, 0, 0.87)',
               }}
             >
-              {category}
+              {nameOf(category)}
             </Box>
           ))}
         </Box>
