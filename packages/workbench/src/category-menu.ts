@@ -74,7 +74,7 @@ export function steadyOrder(entries: readonly MenuEntry[]): MenuEntry[] {
     return CATALOGUE_RANK.has(entry.category ?? entry.label) ? 1 : 0;
   };
   const byName = (a: MenuEntry, b: MenuEntry) =>
-    a.label.localeCompare(b.label, 'en') ||
+    a.label.localeCompare(b.label, 'en', { numeric: true }) ||
     (a.category ?? '').localeCompare(b.category ?? '', 'en');
   return [...entries].sort((a, b) => {
     const byGroup = group(a) - group(b);

@@ -8,7 +8,6 @@ import {
   innermostEntity,
 } from '@loopdesk/workbench/colours.ts';
 import type { Span } from '@loopdesk/workbench/entities.ts';
-import { categoryName, highlightLabel } from '@loopdesk/workbench/labels.ts';
 import {
   isCaretKey,
   messageOffsetAt,
@@ -81,9 +80,9 @@ export interface AnnotatedTextProps {
   entities: readonly AnnotationEntity[];
   /** Accessible name of the text (default 'Message'). */
   label?: string;
-  /** Label shown after each highlight; defaults to the category's readable name (issue 20). */
+  /** Label shown after each highlight; defaults to the entity's category. */
   labelOf?: (entity: AnnotationEntity) => string;
-  /** A category's name in the colour legend; defaults to its readable name. */
+  /** A category's name in the colour legend; defaults to the category itself. */
   nameOf?: (category: string) => string;
   /** The delete button of a highlight; without it highlights have none. */
   onDelete?: (entity: AnnotationEntity) => void;
@@ -311,6 +310,10 @@ const TextPiece = memo(function TextPiece({
   );
 });
 
+/** Default labels: the category code itself (the federated panels pass readable names). */
+const categoryOf = (entity: AnnotationEntity): string => entity.category;
+const sameName = (category: string): string => category;
+
 /** The delete buttons of the highlights, in message order. */
 const CHIP_BUTTONS = '.annotation-chip button';
 /** Which highlight a delete button belongs to (its chip's key: span and category). */
@@ -370,8 +373,8 @@ export const AnnotatedText = memo(function AnnotatedText({
   text,
   entities,
   label = 'Message',
-  labelOf = highlightLabel,
-  nameOf = categoryName,
+  labelOf = categoryOf,
+  nameOf = sameName,
   onDelete,
   onSelect,
   onDeselect,

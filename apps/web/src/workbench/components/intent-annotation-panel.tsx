@@ -204,6 +204,7 @@ export function IntentAnnotationPanel({ job, submit, busy }: PanelProps) {
         text={view.text}
         entities={entities}
         labelOf={labelOf}
+        nameOf={nameOf}
         onDelete={selection.onDelete}
         onSelect={selection.onSelect}
         onDeselect={selection.onDeselect}
