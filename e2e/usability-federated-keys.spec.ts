@@ -120,6 +120,8 @@ test('no reword sent unread: Ctrl+Enter twice quickly submits the annotation onl
     slotJob(3, TUMMY, { code: 'current_complaint', short_description: 'current complaint' }),
   );
   await annotate(page, 'tummy ache', 'Current complaint');
+  // The annotation was read; then Ctrl+Enter twice quickly.
+  await readTheStep(page);
   await page.keyboard.press('Control+Enter');
   await page.keyboard.press('Control+Enter');
 
