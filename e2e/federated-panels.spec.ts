@@ -7,6 +7,7 @@ import {
   selectWithMouse,
   sendJob,
 } from './support/federated.ts';
+import { readTheStep } from './support/keyboard.ts';
 
 /**
  * The rules of spec 1 §5 that have no message, in Chromium's own selection: what a selection
@@ -55,7 +56,7 @@ test('a selection: leading spaces trimmed, one ending in a newline or partly ove
 
   // A drag that starts on the spaces before 'back': the spaces are trimmed.
   await annotate(page, '  back hurts', 'Symptom');
-  await expect(page.getByRole('button', { name: 'Delete sx: back hurts' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete Symptom: back hurts' })).toBeVisible();
 
   // Partly over 'back hurts' without enclosing it: ignored.
   await selectWithMouse(page, 'hurts since');
@@ -69,8 +70,10 @@ test('a selection: leading spaces trimmed, one ending in a newline or partly ove
   await expect(menu).toBeHidden();
   await selectWithMouse(page, 'Monday');
   await expect(menu).toBeVisible();
-  await page.keyboard.press('1'); // duration, the target slot
-  await expect(page.getByRole('button', { name: 'Delete duration: Monday' })).toBeVisible();
+  // Duration, the target slot, by the digit shown beside it.
+  const duration = menu.getByRole('menuitem', { name: /Duration/ });
+  await page.keyboard.press((await duration.locator('kbd').textContent()) ?? '');
+  await expect(page.getByRole('button', { name: 'Delete Duration: Monday' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   // Offsets count the message only: the 'sx' label drawn after 'back hurts' is not counted.
@@ -92,8 +95,8 @@ test('annotate-only hides the symptom categories it names; verify-answered shows
   ];
   let id = await sendJob(request, job('annotate-only', found));
   await expect(page.getByRole('heading', { name: 'Annotate purpose: duration' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Delete location: back' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Delete (sx|onset):/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete Location: back' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Delete (Symptom|Onset):/ })).toHaveCount(0);
   await annotate(page, 'since Monday', 'duration');
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   expect((await completedResult(request, id)).data).toMatchObject({
@@ -109,6 +112,8 @@ test('annotate-only hides the symptom categories it names; verify-answered shows
   await expect(page.getByRole('button', { name: /^Delete / })).toHaveCount(0);
   await selectWithMouse(page, 'since Monday');
   await expect(page.getByRole('menu', { name: 'Categories' })).toBeHidden();
+  // A submit key within 500 ms of a job appearing is ignored (issue 20): read it first.
+  await readTheStep(page);
   await page.keyboard.press('Control+Enter');
   expect((await completedResult(request, id)).data).toMatchObject({
     action: 'suggest_continue',
@@ -141,6 +146,7 @@ test('a priority job comes on the priority socket; the first choice has the focu
   await expect(page.getByText('Which of these worries you most?')).toBeVisible();
   await expect(page.getByRole('radio', { name: 'repeat of my inhaler' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await readTheStep(page);
   await page.keyboard.press('Control+Enter');
   expect(await completedResult(request, id)).toMatchObject({
     type: 'hpi.prioritised',

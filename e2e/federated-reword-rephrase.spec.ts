@@ -64,7 +64,7 @@ test('the reword step: a complaint is reworded before the real submit, Back keep
   // Back returns to the annotation, which is still there.
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await expect(
-    page.getByRole('button', { name: 'Delete current_complaint: tummy ache' }),
+    page.getByRole('button', { name: 'Delete Current complaint: tummy ache' }),
   ).toBeVisible();
   await submit(page).click();
 

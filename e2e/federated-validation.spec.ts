@@ -168,7 +168,7 @@ test('the two-step flow: the agenda, an intent, then the assistant classifies it
   // The agenda: 'back hurts' is an urgent symptom; then the entities, with Back in between.
   await annotate(page, 'back hurts', 'Urgent symptom');
   await page.getByRole('button', { name: 'Next', exact: true }).click();
-  await expect(page.getByText('Agenda: urgent+hpi')).toBeVisible();
+  await expect(page.getByText('Agenda: Urgent symptom')).toBeVisible();
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await annotate(page, 'since Monday', 'Duration');

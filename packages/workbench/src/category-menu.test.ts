@@ -48,20 +48,49 @@ describe('which annotation screen shows a message job', () => {
 });
 
 describe('the hotkey menu of a message job (spec 1 §4, §9)', () => {
-  it('lists the target slot, the related slots, the intents, then the fixed HPI categories', () => {
+  it('lists the categories in the fixed order, the target and related slots among them, then the intents', () => {
     const menu = messageMenu(job({ relatedSlots: ['severity'] }));
-    expect(menu.slice(0, 3)).toEqual([
-      { label: 'when it started', category: 'onset' },
-      { label: 'Severity', category: 'severity' },
-      {
-        label: 'Intents',
-        next: INTENTS.map((intent) => ({ label: intent.label, category: intent.code })),
-      },
+    // The target's short_description names it, in sentence case.
+    expect(labels(menu)).toEqual([
+      ...hpiLabels.map((label) => (label === 'Onset' ? 'When it started' : label)),
+      'Intents',
     ]);
-    // The fixed categories follow, without the ones already listed (the target and severity).
-    expect(labels(menu.slice(3))).toEqual(
-      hpiLabels.filter((label) => label !== 'Onset' && label !== 'Severity'),
+    expect(menu.at(-1)).toEqual({
+      label: 'Intents',
+      next: INTENTS.map((intent) => ({ label: intent.label, category: intent.code })),
+    });
+  });
+
+  it('steady hotkeys: the same entries offered get the same digits, whichever are related (issue 20)', () => {
+    const chief = { code: 'chief_complaints', short_description: 'chief complaint' };
+    const digits = (menu: readonly MenuEntry[]) =>
+      paginate(menu).flatMap((page, index) =>
+        page.map((item) => `${index + 1}:${item.hotkey} ${item.entry.label}`),
+      );
+    const headache = messageMenu(
+      job({ slotSpecification: chief, relatedSlots: ['onset', 'associated_sx'] }),
     );
+    const soreThroat = messageMenu(job({ slotSpecification: chief }));
+    expect(digits(headache)).toEqual(digits(soreThroat));
+    expect(digits(headache)).toContain('1:4 Onset');
+    expect(digits(headache)).toContain('1:6 Associated symptom');
+  });
+
+  it('steady hotkeys: entries keep one relative order in every menu', () => {
+    const order = (menu: readonly MenuEntry[]) =>
+      menu.map((entry) => entry.category ?? entry.label);
+    const full = order(messageMenu(job({ relatedSlots: ['allergy', 'sx', 'onset', 'my_slot'] })));
+    const withContext = order(
+      messageMenu(job({ relatedSlots: ['dx', 'location'] }), {
+        menu: { associated_sx: null, onset: null, sx: null, Details: ['timing'] },
+        derived: ['dx'],
+      }),
+    );
+    const relative = (menu: string[], other: string[]) =>
+      menu.filter((code) => other.includes(code));
+    expect(relative(withContext, full)).toEqual(relative(full, withContext));
+    // A job's own slot the fixed set does not know comes first, so that it is on page 1.
+    expect(full[0]).toBe('my_slot');
   });
 
   it('puts the other slot specifications in a Slots submenu, first with fewer than 10 related entries', () => {
@@ -70,7 +99,7 @@ describe('the hotkey menu of a message job (spec 1 §4, §9)', () => {
     );
     expect(withSlots[0]).toEqual({
       label: 'Slots',
-      next: [{ label: 'where', category: 'location' }],
+      next: [{ label: 'Where', category: 'location' }],
     });
     const many = Array.from({ length: 10 }, (_, i) => `slot_${i}`);
     const crowded = messageMenu(
@@ -80,7 +109,7 @@ describe('the hotkey menu of a message job (spec 1 §4, §9)', () => {
       }),
     );
     const slotsAt = crowded.findIndex((entry) => entry.label === 'Slots');
-    expect(slotsAt).toBe(11);
+    expect(slotsAt).toBe(crowded.length - 1);
     expect((paginate(crowded)[0] ?? []).some((item) => item.entry.label === 'Slots')).toBe(false);
   });
 
@@ -90,13 +119,13 @@ describe('the hotkey menu of a message job (spec 1 §4, §9)', () => {
       derived: ['medication'],
     };
     const menu = messageMenu(job({}), contextMenu);
-    expect(labels(menu)).toEqual(['when it started', 'Medication', 'Intents', 'Prescription']);
+    expect(labels(menu)).toEqual(['When it started', 'Medication', 'Prescription', 'Intents']);
     expect(menu[1]).toEqual({ label: 'Medication', category: 'medication' });
-    expect(menu[3]).toEqual({
+    expect(menu[2]).toEqual({
       label: 'Prescription',
       next: [
-        { label: 'dose', category: 'dose' },
-        { label: 'frequency', category: 'frequency' },
+        { label: 'Dose', category: 'dose' },
+        { label: 'Frequency', category: 'frequency' },
       ],
     });
     expect(derivedCategories(contextMenu)).toEqual(['medication']);
@@ -118,7 +147,7 @@ describe('the hotkey menu of a message job (spec 1 §4, §9)', () => {
     expect(labels(messageMenu(fever('1..1', 'full')).slice(0, 3))).toEqual([
       'Endorse',
       'Deny',
-      'fever',
+      'Fever',
     ]);
     // The older screen answers with its toggle, so its menu has no boolean entries.
     expect(labels(messageMenu(fever('0..1')))).not.toContain('Endorse');

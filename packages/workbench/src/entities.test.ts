@@ -5,6 +5,7 @@ import {
   clearEntities,
   isIntentCategory,
   removeEntitiesSharingExtract,
+  restoreEntities,
 } from './entities.ts';
 
 const e = (start: number, end: number, extract: string, category: string): AnnotationEntity => ({
@@ -67,5 +68,15 @@ describe('intent categories', () => {
     ['sx', ['book_appointment'], false],
   ])('%s with intent menu %j is an intent: %s', (category, names, expected) => {
     expect(isIntentCategory(category, names)).toBe(expected);
+  });
+});
+
+describe('undo of a delete or Clear (issue 20)', () => {
+  const a = { start: 0, end: 5, extract: 'Sharp', category: 'sx' };
+  const b = { start: 10, end: 14, extract: 'back', category: 'location' };
+  it('puts the removed entities back in order, without doubling one still there', () => {
+    expect(restoreEntities([b], [a])).toEqual([a, b]);
+    expect(restoreEntities([a], [a, b])).toEqual([a, b]);
+    expect(restoreEntities([], [])).toEqual([]);
   });
 });

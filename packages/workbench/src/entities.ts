@@ -61,3 +61,17 @@ export function removeEntitiesSharingExtract(
 export function clearEntities(): AnnotationEntity[] {
   return [];
 }
+
+/**
+ * Undo of a delete or Clear (issue 20): puts the removed entities back into the current list
+ * (those still there are not doubled), ordered by start, then end, as `addEntity` orders them.
+ */
+export function restoreEntities(
+  current: readonly AnnotationEntity[],
+  removed: readonly AnnotationEntity[],
+): AnnotationEntity[] {
+  return removed.reduce<AnnotationEntity[]>(
+    (list, entity) => addEntity(list, entity),
+    [...current],
+  );
+}

@@ -65,6 +65,13 @@ describe('keys in the popup (spec 1 §4)', () => {
     ['Space on the last page cycles to the first', { ...open, page: 1 }, ' ', { type: 'none' }, 0],
     ['Escape closes', open, 'Escape', { type: 'close' }, null],
     [
+      'Escape in a submenu goes back one level',
+      { stack: [menu, symptoms.next ?? []], page: 0, trail: ['Symptoms'] },
+      'Escape',
+      { type: 'back' },
+      0,
+    ],
+    [
       'a number with a leaf annotates and closes',
       open,
       '2',
@@ -95,6 +102,14 @@ describe('keys in the popup (spec 1 §4)', () => {
       state: null,
       effect: { type: 'annotate', category: 'sx' },
     });
+  });
+
+  it('a submenu knows where it is: its trail, which Escape shortens', () => {
+    const inSubmenu = pressKey(open, '1').state;
+    expect(inSubmenu?.trail).toEqual(['Symptoms']);
+    const back = inSubmenu && pressKey(inSubmenu, 'Escape').state;
+    expect(back?.trail).toEqual([]);
+    expect(back && currentPage(back).map((i) => i.entry.label)).toContain('Symptoms');
   });
 
   it('Space on an empty menu stays on page 0', () => {

@@ -127,12 +127,18 @@ export function splitRephraseOptions(options: string): string[] {
 export interface MenuState {
   stack: MenuEntry[][];
   page: number;
+  /** Labels of the submenus opened, outermost first: where the shown menu is (empty at the top). */
+  trail?: string[];
 }
 
-/** What a key or click did: nothing, opened a submenu (selection kept), annotated, or closed. */
+/**
+ * What a key or click did: nothing, opened a submenu (selection kept), went back one level,
+ * annotated, or closed.
+ */
 export type MenuEffect =
   | { type: 'none' }
   | { type: 'submenu' }
+  | { type: 'back' }
   | { type: 'annotate'; category: string; presence?: Presence }
   | { type: 'close' };
 
@@ -144,7 +150,7 @@ export interface MenuOutcome {
 
 /** Opens the popup on the first page of a menu. */
 export function openMenu(entries: readonly MenuEntry[]): MenuState {
-  return { stack: [[...entries]], page: 0 };
+  return { stack: [[...entries]], page: 0, trail: [] };
 }
 
 /** The pages of the menu shown on top of the stack. */
@@ -160,7 +166,14 @@ export function currentPage(state: MenuState): MenuItem[] {
 /** Chooses an entry: a submenu keeps the selection and opens; a leaf annotates and closes. */
 export function chooseEntry(state: MenuState, entry: MenuEntry): MenuOutcome {
   if (entry.next !== undefined) {
-    return { state: { stack: [...state.stack, entry.next], page: 0 }, effect: { type: 'submenu' } };
+    return {
+      state: {
+        stack: [...state.stack, entry.next],
+        page: 0,
+        trail: [...menuTrail(state), entry.label],
+      },
+      effect: { type: 'submenu' },
+    };
   }
   const category = entry.category ?? entry.label;
   return {
@@ -172,7 +185,20 @@ export function chooseEntry(state: MenuState, entry: MenuEntry): MenuOutcome {
   };
 }
 
-/** Handles a key: Space cycles pages, Escape closes, 1-9 choose the item with that hotkey. */
+/** Labels of the submenus opened, outermost first (empty at the top level). */
+export function menuTrail(state: MenuState): string[] {
+  return state.trail ?? [];
+}
+
+/** Back one level: the menu that opened the shown submenu, on its first page. */
+export function backOneLevel(state: MenuState): MenuState {
+  return { stack: state.stack.slice(0, -1), page: 0, trail: menuTrail(state).slice(0, -1) };
+}
+
+/**
+ * Handles a key: Space cycles pages; Escape goes back one level in a submenu and closes the popup
+ * at the top level (issue 20 "one keyboard model"); 1-9 choose the item with that hotkey.
+ */
 export function pressKey(state: MenuState, key: string): MenuOutcome {
   if (key === NEXT_PAGE_KEY) {
     const count = menuPages(state).length;
@@ -182,7 +208,9 @@ export function pressKey(state: MenuState, key: string): MenuOutcome {
     };
   }
   if (key === CLOSE_KEY) {
-    return { state: null, effect: { type: 'close' } };
+    return state.stack.length > 1
+      ? { state: backOneLevel(state), effect: { type: 'back' } }
+      : { state: null, effect: { type: 'close' } };
   }
   const item = currentPage(state).find((candidate) => candidate.hotkey === key);
   return item === undefined ? { state, effect: { type: 'none' } } : chooseEntry(state, item.entry);

@@ -8,6 +8,7 @@ import { createQueryClient } from '../lib/query-client.ts';
 import { installFakeServer, makeUser, signedInRoutes, type FakeHandler } from './fake-server.ts';
 import { ToastProvider } from '../components/toast-provider.tsx';
 import { JobPanel } from '../workbench/components/job-panel.tsx';
+import { STEP_GUARD_MS, stepClock } from '../workbench/hooks/use-step-guard.ts';
 
 /** Test helpers of the job panels: one panel, a spy for its submissions, a fake server. */
 
@@ -23,12 +24,23 @@ export function turn(content: string, entities: readonly unknown[] = []) {
   };
 }
 
+/**
+ * The technician reads every step before its submit key: each reading of the step guard's clock
+ * is a little more than the guard later (issue 20). `hasty` keeps the clock still instead, so that
+ * every submit key comes too soon.
+ */
+export function readEveryStep(hasty = false): void {
+  let now = 0;
+  vi.spyOn(stepClock, 'now').mockImplementation(() => (hasty ? now : (now += STEP_GUARD_MS + 1)));
+}
+
 /** Renders the panel of a `type` job holding `data`; `submit` records what it sends. */
 export function renderPanel(
   type: JobEventType,
   data: Record<string, unknown>,
-  options: { routes?: Record<string, FakeHandler>; busy?: boolean } = {},
+  options: { routes?: Record<string, FakeHandler>; busy?: boolean; hasty?: boolean } = {},
 ) {
+  readEveryStep(options.hasty);
   const user = makeUser(['annotator', 'medical']);
   const fetchMock = installFakeServer({ ...signedInRoutes(user), ...options.routes });
   setSession({

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest';
 import { resetSession } from '../lib/auth/session.ts';
+import { STEP_GUARD_MS, stepClock } from '../workbench/hooks/use-step-guard.ts';
 
 /**
  * MUI's ripple finishes its animation on a timer after a click; React reports that state update
@@ -27,6 +28,11 @@ beforeEach(() => {
   localStorage.clear();
   // The portal must run without console errors: any one fails the test that caused it.
   consoleError = vi.spyOn(console, 'error');
+  // A test's user reads every step before a submit key (the 500 ms guard of issue 20): each
+  // reading of the guard's clock is a little more than the guard later. Tests of the guard itself
+  // keep the clock still (panel-test-kit `readEveryStep(true)`).
+  let now = 0;
+  vi.spyOn(stepClock, 'now').mockImplementation(() => (now += STEP_GUARD_MS + 1));
 });
 
 afterEach(() => {

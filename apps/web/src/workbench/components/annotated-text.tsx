@@ -7,19 +7,20 @@ import {
   COLOUR_ONLY_KEY,
   innermostEntity,
 } from '@loopdesk/workbench/colours.ts';
-import type { Span } from '@loopdesk/workbench/entities.ts';
-import {
-  isCaretKey,
-  messageOffsetAt,
-  moveCaret,
-  renderSegments,
-  segmentPointAt,
-  selectionSpan,
-  type RenderedSegment,
-  type SegmentPoint,
-} from '@loopdesk/workbench/selection.ts';
+import { isCaretKey, moveCaret, renderSegments } from '@loopdesk/workbench/selection.ts';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useHighlightView } from '../utils/highlight-view.ts';
+import {
+  domPointOf,
+  LABEL_ATTRIBUTE,
+  readMessageSelection,
+  segmentKeys,
+  segmentLookup,
+  selectionEnds,
+  TEXT_ATTRIBUTE,
+  type MessageSelection,
+  type SegmentMap,
+} from './message-dom.ts';
 
 /**
  * The category colours (the colour key 0, spec 1 §9): light tones that read on the dark theme,
@@ -68,12 +69,12 @@ export const LABELS_HIDDEN_TEXT = `Labels hidden: press ${COLOUR_ONLY_KEY} to sh
 /** Heading of the colour legend (the colour key 0). */
 export const COLOUR_LEGEND_LABEL = 'Highlight colours';
 
-/** A selection made in the message: offsets in message text, and where it is on screen. */
-export interface MessageSelection {
-  span: Span;
-  /** The selection's bounding box in viewport coordinates, when the browser can tell. */
-  rect: DOMRect | null;
-}
+export {
+  readMessageSelection,
+  segmentPointOf,
+  type MessageSelection,
+  type SegmentMap,
+} from './message-dom.ts';
 
 export interface AnnotatedTextProps {
   text: string;
@@ -82,6 +83,8 @@ export interface AnnotatedTextProps {
   label?: string;
   /** Label shown after each highlight; defaults to the entity's category. */
   labelOf?: (entity: AnnotationEntity) => string;
+  /** A category's name in the colour legend; defaults to the category itself. */
+  nameOf?: (category: string) => string;
   /** The delete button of a highlight; without it highlights have none. */
   onDelete?: (entity: AnnotationEntity) => void;
   /** A mouseup, or a key that moves the selection, ended with text selected inside the message. */
@@ -104,181 +107,6 @@ const SELECTION_KEYS = new Set([
   'PageUp',
   'PageDown',
 ]);
-
-/**
- * Rendered segments carry attributes that stay the same while other highlights come and go (the
- * start of a text piece; the span and category of a label's annotation), so that React leaves the
- * untouched ones alone; {@link segmentLookup} maps them back to segment indexes.
- */
-const TEXT_ATTRIBUTE = 'data-start';
-const LABEL_ATTRIBUTE = 'data-label';
-
-/** The attribute value of a segment: its text start, or its annotation's span and category. */
-function segmentKeys(
-  segments: readonly RenderedSegment[],
-  entities: readonly AnnotationEntity[],
-): string[] {
-  const seen = new Set<string>();
-  return segments.map((segment, index) => {
-    if (segment.kind === 'text') {
-      return String(segment.start);
-    }
-    const entity = entities[segment.entityIndex];
-    const key = entity ? `${entity.start}-${entity.end}-${entity.category}` : `label-${index}`;
-    // The job's own annotations may repeat one: keep the keys unique.
-    const unique = seen.has(key) ? `${key}#${index}` : key;
-    seen.add(unique);
-    return unique;
-  });
-}
-
-/** Segment index by the attribute value its element carries. */
-function segmentLookup(
-  segments: readonly RenderedSegment[],
-  keys: readonly string[],
-): ReadonlyMap<string, number> {
-  return new Map(
-    segments.map((segment, index) => [
-      `${segment.kind === 'text' ? TEXT_ATTRIBUTE : LABEL_ATTRIBUTE}=${keys[index] ?? ''}`,
-      index,
-    ]),
-  );
-}
-
-/** The rendered segments with their element attributes, ready to map DOM points. */
-export interface SegmentMap {
-  readonly segments: readonly RenderedSegment[];
-  readonly keys: readonly string[];
-  readonly lookup: ReadonlyMap<string, number>;
-}
-
-function segmentIndexOf(map: SegmentMap, element: HTMLElement): number | null {
-  for (const attribute of [TEXT_ATTRIBUTE, LABEL_ATTRIBUTE]) {
-    const value = element.getAttribute(attribute);
-    if (value !== null) {
-      return map.lookup.get(`${attribute}=${value}`) ?? null;
-    }
-  }
-  return null;
-}
-
-function segmentElement(root: HTMLElement, node: Node): HTMLElement | null {
-  let current: Node | null = node;
-  while (current && current !== root) {
-    if (
-      current instanceof HTMLElement &&
-      (current.hasAttribute(TEXT_ATTRIBUTE) || current.hasAttribute(LABEL_ATTRIBUTE))
-    ) {
-      return current;
-    }
-    current = current.parentNode;
-  }
-  return null;
-}
-
-/**
- * Maps a DOM point (a Range end) to a rendered segment. A point outside the message maps to its
- * start or end, whichever side it lies on.
- */
-export function segmentPointOf(
-  root: HTMLElement,
-  map: SegmentMap,
-  node: Node,
-  offset: number,
-): SegmentPoint | null {
-  const { segments } = map;
-  if (segments.length === 0) {
-    return null;
-  }
-  const last: SegmentPoint = {
-    segmentIndex: segments.length - 1,
-    offsetInSegment: Number.MAX_SAFE_INTEGER,
-  };
-  const first: SegmentPoint = { segmentIndex: 0, offsetInSegment: 0 };
-  if (node === root) {
-    const child = root.childNodes[offset];
-    const element = child ? segmentElement(root, child) : null;
-    const index = element ? segmentIndexOf(map, element) : null;
-    return index === null ? last : { segmentIndex: index, offsetInSegment: 0 };
-  }
-  if (!root.contains(node)) {
-    const before = (root.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
-    return before ? first : last;
-  }
-  const element = segmentElement(root, node);
-  const segmentIndex = element ? segmentIndexOf(map, element) : null;
-  if (!element || segmentIndex === null) {
-    return null;
-  }
-  // A point on the segment element itself counts child nodes: 0 is its start, anything else its end.
-  const offsetInSegment = node === element ? (offset === 0 ? 0 : Number.MAX_SAFE_INTEGER) : offset;
-  return { segmentIndex, offsetInSegment };
-}
-
-/** The current document selection as message offsets, or null when none lies in the message. */
-export function readMessageSelection(root: HTMLElement, map: SegmentMap): MessageSelection | null {
-  const selection = root.ownerDocument.getSelection();
-  if (!selection || selection.rangeCount === 0 || selection.isCollapsed) {
-    return null;
-  }
-  const range = selection.getRangeAt(0);
-  if (!range.intersectsNode(root)) {
-    return null;
-  }
-  const anchor = segmentPointOf(root, map, range.startContainer, range.startOffset);
-  const focus = segmentPointOf(root, map, range.endContainer, range.endOffset);
-  if (!anchor || !focus) {
-    return null;
-  }
-  const span = selectionSpan(map.segments, anchor, focus);
-  if (span.start === span.end) {
-    return null;
-  }
-  // jsdom has no layout: its ranges lack getBoundingClientRect.
-  const rect =
-    typeof range.getBoundingClientRect === 'function' ? range.getBoundingClientRect() : null;
-  return { span, rect };
-}
-
-/** The DOM node and offset of a message offset (the text node inside its segment). */
-function domPointOf(
-  root: HTMLElement,
-  map: SegmentMap,
-  offset: number,
-): { node: Node; offset: number } | null {
-  const point = segmentPointAt(map.segments, offset);
-  const element = root.querySelector(`[${TEXT_ATTRIBUTE}="${map.keys[point.segmentIndex] ?? ''}"]`);
-  const node = element?.firstChild;
-  return node
-    ? { node, offset: Math.min(point.offsetInSegment, node.textContent?.length ?? 0) }
-    : null;
-}
-
-/** The message offsets of the document selection's anchor and focus, when it lies in the message. */
-function selectionEnds(
-  root: HTMLElement,
-  map: SegmentMap,
-): { anchor: number; focus: number } | null {
-  const selection = root.ownerDocument.getSelection();
-  const { anchorNode, focusNode } = selection ?? {};
-  if (
-    !selection ||
-    !anchorNode ||
-    !focusNode ||
-    !root.contains(anchorNode) ||
-    !root.contains(focusNode)
-  ) {
-    return null;
-  }
-  const anchor = segmentPointOf(root, map, anchorNode, selection.anchorOffset);
-  const focus = segmentPointOf(root, map, focusNode, selection.focusOffset);
-  return anchor && focus
-    ? {
-        anchor: messageOffsetAt(map.segments, anchor),
-        focus: messageOffsetAt(map.segments, focus),
-      }
-    : null;
-}
 
 /** A piece of message text, highlighted when annotations cover it (a stronger colour for nested). */
 const TextPiece = memo(function TextPiece({
@@ -307,6 +135,16 @@ const TextPiece = memo(function TextPiece({
     </mark>
   );
 });
+
+/** Default labels: the category code itself (the federated panels pass readable names). */
+const categoryOf = (entity: AnnotationEntity): string => entity.category;
+const sameName = (category: string): string => category;
+
+/** The delete buttons of the highlights, in message order. */
+const CHIP_BUTTONS = '.annotation-chip button';
+/** Which highlight a delete button belongs to (its chip's key: span and category). */
+const chipKeyOf = (button: Element): string =>
+  button.closest('.annotation-chip')?.getAttribute(LABEL_ATTRIBUTE) ?? '';
 
 /** The label after a highlight, and its delete button. Never part of the message text. */
 const Chip = memo(function Chip({
@@ -361,7 +199,8 @@ export const AnnotatedText = memo(function AnnotatedText({
   text,
   entities,
   label = 'Message',
-  labelOf,
+  labelOf = categoryOf,
+  nameOf = sameName,
   onDelete,
   onSelect,
   onDeselect,
@@ -390,7 +229,22 @@ export const AnnotatedText = memo(function AnnotatedText({
   useEffect(() => {
     onDeleteRef.current = onDelete;
   });
-  const deleteRef = useMemo(() => (entity: AnnotationEntity) => onDeleteRef.current?.(entity), []);
+  // A delete from a highlight's × keeps the focus in the message (issue 20 "focus that stays"):
+  // on the next highlight's ×, else on the message itself. Here: the chips after the deleted one.
+  const refocusRef = useRef<readonly string[] | null>(null);
+  const deleteRef = useMemo(
+    () => (entity: AnnotationEntity) => {
+      const root = rootRef.current;
+      const active = root?.ownerDocument.activeElement;
+      if (root && active instanceof HTMLElement && root.contains(active)) {
+        const buttons = [...root.querySelectorAll<HTMLElement>(CHIP_BUTTONS)];
+        const at = buttons.indexOf(active);
+        refocusRef.current = at < 0 ? null : buttons.slice(at + 1).map(chipKeyOf);
+      }
+      onDeleteRef.current?.(entity);
+    },
+    [],
+  );
   const [caret, setCaret] = useState<CaretBox | null>(null);
 
   /** Selects anchor..focus in the document (collapsed: a caret) and draws the caret. */
@@ -448,6 +302,19 @@ export const AnnotatedText = memo(function AnnotatedText({
     });
     return () => cancelAnimationFrame(frame);
   }, [map, labelsShown]);
+
+  useEffect(() => {
+    const root = rootRef.current;
+    const after = refocusRef.current;
+    if (!root || after === null) {
+      return;
+    }
+    refocusRef.current = null;
+    const next = [...root.querySelectorAll<HTMLElement>(CHIP_BUTTONS)].find((button) =>
+      after.includes(chipKeyOf(button)),
+    );
+    (next ?? root).focus({ preventScroll: next === undefined });
+  }, [map]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (!isCaretKey(event.key) || event.metaKey) {
@@ -634,7 +501,7 @@ export const AnnotatedText = memo(function AnnotatedText({
                 color: 'rgba(0, 0, 0, 0.87)',
               }}
             >
-              {category}
+              {nameOf(category)}
             </Box>
           ))}
         </Box>

@@ -11,6 +11,7 @@ import { TYPEAHEAD_ERROR_MESSAGE, useConceptTypeahead } from '../api/get-typeahe
 import { exceptionLabelOf, sendException } from '../utils/exception.ts';
 import { conceptOf, normalisationAnswer } from '../utils/job-payloads.ts';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
+import { categoryName } from '@loopdesk/workbench/labels.ts';
 import { ExceptionButton } from './exception-button.tsx';
 import type { PanelProps } from './panel-props.ts';
 import { useSubmitShortcut } from '../hooks/use-submit-shortcut.ts';
@@ -74,7 +75,7 @@ export function EntityNormalisationPanel({ job, submit, busy }: PanelProps) {
         <>
           <Typography sx={{ my: 2 }}>
             Entity: <strong>{entity.extract}</strong>
-            {entity.category ? ` (${entity.category})` : ''}
+            {entity.category ? ` (${categoryName(entity.category)})` : ''}
           </Typography>
           <Autocomplete<TypeaheadResult>
             disablePortal

@@ -7,6 +7,7 @@ import {
   chooseEntry,
   currentPage,
   menuPages,
+  menuTrail,
   MENU_HOTKEYS,
   NEXT_PAGE_KEY,
   CLOSE_KEY,
@@ -67,7 +68,9 @@ export interface HotkeyMenuProps {
  * The floating category menu of the annotation screens (spec 1 §4, §9): pages of up to nine
  * entries numbered 1-9; a digit picks the entry with that hotkey, Space cycles pages, Escape
  * closes; an entry with a submenu keeps the selection and shows the submenu. Keys are read on the
- * whole document so that focus can stay on the selected text. Mount it anew for each selection.
+ * whole document so that focus can stay on the selected text. In a submenu Escape goes back one
+ * level and a breadcrumb ('Categories › Intents') says where the menu is (issue 20). Mount it anew
+ * for each selection.
  */
 export function HotkeyMenu({
   entries,
@@ -96,6 +99,7 @@ export function HotkeyMenu({
         callbacks.current.onClose();
         return;
       case 'submenu':
+      case 'back':
       case 'none':
         return;
     }
@@ -130,6 +134,8 @@ export function HotkeyMenu({
 
   const pages = menuPages(state);
   const items = currentPage(state);
+  const trail = menuTrail(state);
+  const escapeHint = trail.length > 0 ? 'Esc: back' : 'Esc: close';
   const left = Math.max(
     0,
     Math.min(anchor.left, (window.innerWidth || HOTKEY_MENU_WIDTH_PX) - HOTKEY_MENU_WIDTH_PX),
@@ -147,6 +153,16 @@ export function HotkeyMenu({
         zIndex: (theme) => theme.zIndex.modal - 1,
       }}
     >
+      {trail.length > 0 ? (
+        <Typography
+          component="nav"
+          aria-label="Menu level"
+          variant="subtitle2"
+          sx={{ px: 2, py: 0.75, borderBottom: 1, borderColor: 'divider' }}
+        >
+          {[label, ...trail].join(' › ')}
+        </Typography>
+      ) : null}
       <MenuList aria-label={label} autoFocus={false} autoFocusItem={false} disablePadding>
         {items.map(({ hotkey, entry }) => (
           <MenuItem
@@ -169,10 +185,6 @@ export function HotkeyMenu({
               <Box component="span" aria-hidden sx={{ color: 'text.secondary' }}>
                 ›
               </Box>
-            ) : entry.category !== undefined && entry.category !== entry.label ? (
-              <Typography component="span" variant="caption" sx={{ color: 'text.secondary' }}>
-                {entry.category}
-              </Typography>
             ) : null}
           </MenuItem>
         ))}
@@ -183,8 +195,8 @@ export function HotkeyMenu({
         sx={{ px: 2, py: 0.75, color: 'text.secondary', borderTop: 1, borderColor: 'divider' }}
       >
         {pages.length > 1
-          ? `Page ${state.page + 1} of ${pages.length} · Space: next page · Esc: close`
-          : 'Esc: close'}
+          ? `Page ${state.page + 1} of ${pages.length} · Space: next page · ${escapeHint}`
+          : escapeHint}
       </Typography>
     </Paper>
   );

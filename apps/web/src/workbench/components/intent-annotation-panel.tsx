@@ -7,6 +7,7 @@ import type { AnnotationEntity } from '@loopdesk/contracts/workbench-payloads.ts
 import { messageMenu } from '@loopdesk/workbench/category-menu.ts';
 import { INTENT_CATEGORY } from '@loopdesk/workbench/entities.ts';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
+import { categoryName, highlightLabel, sentenceCase } from '@loopdesk/workbench/labels.ts';
 import type { MenuEntry } from '@loopdesk/workbench/menu.ts';
 import { buildIntentSubmission } from '@loopdesk/workbench/payloads.ts';
 import { chooseIntent, intentEntities } from '@loopdesk/workbench/target.ts';
@@ -50,12 +51,17 @@ function intentMenu(value: unknown): MenuEntry[] {
   }
   const entries = (value as unknown[]).flatMap((item): MenuEntry[] => {
     if (typeof item === 'string' && item !== '') {
-      return [{ label: item }];
+      return [{ label: categoryName(item), category: item }];
     }
     if (typeof item === 'object' && item !== null) {
       const { code, description } = item as { code?: unknown; description?: unknown };
       if (typeof code === 'string' && code !== '') {
-        return [{ label: typeof description === 'string' ? description : code, category: code }];
+        return [
+          {
+            label: typeof description === 'string' ? sentenceCase(description) : categoryName(code),
+            category: code,
+          },
+        ];
       }
     }
     return [];
@@ -91,6 +97,16 @@ export function IntentAnnotationPanel({ job, submit, busy }: PanelProps) {
     [view, agendaMenu],
   );
   const menu = step === 0 ? intents : entityMenu;
+  // Highlights and the agenda read as the menus do: readable names in sentence case (issue 20).
+  const nameOf = useMemo(() => {
+    const names = new Map(intents.map((entry) => [entry.category ?? entry.label, entry.label]));
+    return (code: string) => names.get(code) ?? categoryName(code);
+  }, [intents]);
+  const labelOf = useMemo(
+    () => (entity: AnnotationEntity) =>
+      entity.presence === undefined ? nameOf(entity.category) : highlightLabel(entity),
+    [nameOf],
+  );
   const blocked = busy || asking;
 
   const selection = useAnnotationMenu({
@@ -140,16 +156,20 @@ export function IntentAnnotationPanel({ job, submit, busy }: PanelProps) {
   const raise = () => sendException(job, view, submit);
   // Ctrl+Enter: Next on the agenda step, Submit on the entities step.
   const panelRef = useRef<HTMLElement>(null);
-  useSubmitShortcut(() => {
-    if (blocked) {
-      return;
-    }
-    if (step === 0) {
-      onNext();
-    } else {
-      void onSubmit();
-    }
-  }, panelRef);
+  useSubmitShortcut(
+    () => {
+      if (blocked) {
+        return;
+      }
+      if (step === 0) {
+        onNext();
+      } else {
+        void onSubmit();
+      }
+    },
+    panelRef,
+    step,
+  );
 
   if (view.text === '') {
     return (
@@ -178,11 +198,13 @@ export function IntentAnnotationPanel({ job, submit, busy }: PanelProps) {
         </Button>
       </Stack>
       {step === 1 && agenda !== undefined ? (
-        <Typography sx={{ mb: 1 }}>Agenda: {agenda}</Typography>
+        <Typography sx={{ mb: 1 }}>Agenda: {nameOf(agenda)}</Typography>
       ) : null}
       <AnnotatedText
         text={view.text}
         entities={entities}
+        labelOf={labelOf}
+        nameOf={nameOf}
         onDelete={selection.onDelete}
         onSelect={selection.onSelect}
         onDeselect={selection.onDeselect}

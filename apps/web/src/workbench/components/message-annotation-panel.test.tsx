@@ -35,6 +35,9 @@ function job(
   };
 }
 const full = { job: { purpose: 'full' } };
+/** The hotkey of the menu item whose label starts with `label` on the page shown. */
+const digitOf = (label: string) =>
+  String(menuItems().findIndex((item) => item.slice(1).startsWith(label)) + 1);
 
 describe('the message annotation panel', () => {
   beforeEach(() => {
@@ -45,21 +48,30 @@ describe('the message annotation panel', () => {
   });
 
   describe('the generic screen (a job with a purpose)', () => {
-    it('offers the fixed HPI categories and the intents; a wrong category gets the longer message', async () => {
+    it('offers the fixed HPI categories in their fixed order, the target among them, the intents last; a wrong category gets the longer message', async () => {
       const { sent, events } = renderPanel(
         'message.annotation.job',
         job({ code: 'duration' }, full),
       );
       select('back hurts');
-      expect(menuItems().slice(0, 3)).toEqual([
-        '1duration',
-        '2Intents›',
-        '3Chief complaintchief_complaints',
+      // Steady hotkeys (issue 20): the target keeps its fixed place, no code beside the labels.
+      expect(menuItems()).toEqual([
+        '1Chief complaint',
+        '2Current complaint',
+        '3Patient description',
+        '4Onset',
+        '5Symptom',
+        '6Associated symptom',
+        '7Location',
+        '8Duration',
+        '9Character',
       ]);
       // 'Symptom' (sx) is on page 1: the target is not annotated.
       const symptom = menuItems().findIndex((item) => item.includes('Symptom'));
       await events.keyboard(String(symptom + 1));
-      expect(screen.getByRole('button', { name: 'Delete sx: back hurts' })).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: 'Delete Symptom: back hurts' }),
+      ).toBeInTheDocument();
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(await screen.findByText(ANNOTATE_TARGET_SLOT_OR_INTENT_MESSAGE)).toBeInTheDocument();
       expect(sent).toEqual([]);
@@ -71,8 +83,14 @@ describe('the message annotation panel', () => {
         job({ code: 'duration' }, full),
       );
       select('back hurts');
-      await events.keyboard('2'); // Intents
-      expect(menuItems()[0]).toBe('1Describe a symptomhpi');
+      // Intents come last: on page 2 after the 16 fixed categories.
+      await events.keyboard(' ');
+      expect(menuItems().at(-1)).toBe('8Intents›');
+      await events.keyboard('8');
+      expect(screen.getByRole('navigation', { name: 'Menu level' })).toHaveTextContent(
+        'Categories › Intents',
+      );
+      expect(menuItems()[0]).toBe('1Describe a symptom');
       await events.keyboard('1');
       select('back hurts');
       const symptom = menuItems().findIndex((item) => item.includes('Symptom'));
@@ -98,14 +116,10 @@ describe('the message annotation panel', () => {
       expect(await screen.findByText(SELECT_YES_NO_MESSAGE)).toBeInTheDocument();
 
       select('back hurts');
-      expect(menuItems().slice(0, 3)).toEqual([
-        '1Endorseback_pain',
-        '2Denyback_pain',
-        '3Unsureback_pain',
-      ]);
+      expect(menuItems().slice(0, 3)).toEqual(['1Endorse', '2Deny', '3Unsure']);
       await events.keyboard('1');
       expect(
-        screen.getByRole('button', { name: 'Delete back_pain: endorse: back hurts' }),
+        screen.getByRole('button', { name: 'Delete Back pain: Endorse: back hurts' }),
       ).toBeInTheDocument();
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(sent[0]?.data).toMatchObject({
@@ -135,12 +149,7 @@ describe('the message annotation panel', () => {
       expect(asked[0]?.tenant).toBe('acme');
       select('back');
       await waitFor(() =>
-        expect(menuItems()).toEqual([
-          '1duration',
-          '2Medicationmedication',
-          '3Intents›',
-          '4Prescription›',
-        ]),
+        expect(menuItems()).toEqual(['1Duration', '2Medication', '3Prescription›', '4Intents›']),
       );
       await events.keyboard('2');
       await events.click(screen.getByRole('button', { name: 'Submit' }));
@@ -161,7 +170,7 @@ describe('the message annotation panel', () => {
         },
       );
       select('back');
-      await waitFor(() => expect(menuItems()[2]).toBe('3Chief complaintchief_complaints'));
+      await waitFor(() => expect(menuItems()[0]).toBe('1Chief complaint'));
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     });
 
@@ -172,7 +181,7 @@ describe('the message annotation panel', () => {
       );
       for (const extract of ['feel rough', 'back hurts']) {
         select(extract);
-        await events.keyboard('1');
+        await events.keyboard(digitOf('Patient description'));
       }
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(await screen.findByText(ONLY_ONE_PATIENT_DESCRIPTION_MESSAGE)).toBeInTheDocument();
@@ -194,10 +203,10 @@ describe('the message annotation panel', () => {
         ),
       );
       expect(
-        screen.queryByRole('button', { name: 'Delete sx: back hurts' }),
+        screen.queryByRole('button', { name: 'Delete Symptom: back hurts' }),
       ).not.toBeInTheDocument();
       expect(
-        screen.getByRole('button', { name: 'Delete duration: since Monday' }),
+        screen.getByRole('button', { name: 'Delete Duration: since Monday' }),
       ).toBeInTheDocument();
     });
   });
@@ -237,7 +246,7 @@ describe('the message annotation panel', () => {
         within(toggle)
           .getAllByRole('button')
           .map((b) => b.textContent),
-      ).toEqual(['Endorse', 'Deny']);
+      ).toEqual(['1Endorse', '2Deny']);
       await events.click(within(toggle).getByRole('button', { name: 'Endorse' }));
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(sent[0]?.data).toMatchObject({ slot: { value: 'endorse' } });
@@ -404,7 +413,7 @@ describe('the message annotation panel', () => {
         within(legend)
           .getAllByRole('listitem')
           .map((item) => item.textContent),
-      ).toEqual(['sx', 'duration']);
+      ).toEqual(['Symptom', 'Duration']);
 
       await events.keyboard('`');
       expect(messageRegion()).toHaveAttribute('data-labels', 'hidden');
@@ -424,13 +433,13 @@ describe('the message annotation panel', () => {
       await events.keyboard('0');
       expect(messageRegion()).toHaveAttribute('data-colours', 'category');
       expect(menuItems()).toEqual(before);
-      // 1 is the target slot, duration: the colour it already has, though it comes first now.
-      await events.keyboard('1');
+      // The target slot, duration: the colour it already has.
+      await events.keyboard(digitOf('Duration'));
       expect(mark('rough')).toHaveAttribute('data-colour', '1');
       expect(mark('back hurts')).toHaveAttribute('data-colour', '0');
       // A new category takes the next colour; the others keep theirs.
       select('I feel');
-      const location = menuItems().findIndex((item) => item.includes('location'));
+      const location = menuItems().findIndex((item) => item.includes('Location'));
       await events.keyboard(String(location + 1));
       expect(mark('I feel')).toHaveAttribute('data-colour', '2');
       expect(mark('since Monday')).toHaveAttribute('data-colour', '1');
@@ -476,9 +485,9 @@ describe('the message annotation panel', () => {
       await events.keyboard('{Shift>}{Control>}{ArrowRight}{ArrowRight}{/Control}{/Shift}');
       expect(window.getSelection()?.toString()).toBe('since Monday');
       expect(screen.getByRole('menu', { name: 'Categories' })).toBeInTheDocument();
-      await events.keyboard('1');
+      await events.keyboard(digitOf('Duration'));
       expect(
-        screen.getByRole('button', { name: 'Delete duration: since Monday' }),
+        screen.getByRole('button', { name: 'Delete Duration: since Monday' }),
       ).toBeInTheDocument();
       await events.keyboard('{Control>}{Enter}{/Control}');
       expect(sent[0]?.data).toMatchObject({
@@ -506,7 +515,7 @@ describe('the message annotation panel', () => {
         '{Shift>}{ArrowLeft}{ArrowLeft}{ArrowLeft}{ArrowLeft}{ArrowLeft}{/Shift}',
       );
       expect(screen.getByRole('menu', { name: 'Categories' })).toBeInTheDocument();
-      await events.keyboard('1');
+      await events.keyboard(digitOf('Duration'));
       await events.click(screen.getByRole('button', { name: 'Submit' }));
       expect(sent[0]?.data).toMatchObject({
         entities: [

@@ -17,6 +17,7 @@ import {
   messageMenu,
 } from '@loopdesk/workbench/category-menu.ts';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
+import { categoryName, highlightLabel } from '@loopdesk/workbench/labels.ts';
 import { booleanOptions, isOptionalSlot } from '@loopdesk/workbench/menu.ts';
 import {
   buildAnnotationPayload,
@@ -48,6 +49,8 @@ import { LastQuestion } from './last-question.tsx';
 import type { PanelProps } from './panel-props.ts';
 import { useAnnotationMenu } from '../hooks/use-annotation-menu.ts';
 import { useSubmitShortcut } from '../hooks/use-submit-shortcut.ts';
+import { useDigitKeys } from '../hooks/use-digit-keys.ts';
+import { HotkeyHint } from './hotkey-hint.tsx';
 import { RephraseScreen } from './rephrase-screen.tsx';
 import { RewordStep } from './reword-step.tsx';
 
@@ -80,10 +83,6 @@ function presenceOf(entities: readonly AnnotationEntity[], slotCode: string): Pr
   const answers = entities.filter((e) => e.category === slotCode && e.presence !== undefined);
   return answers.at(-1)?.presence ?? null;
 }
-
-/** Highlight labels: the category, and the presence of a boolean answer. */
-const labelOf = (entity: AnnotationEntity) =>
-  entity.presence === undefined ? entity.category : `${entity.category}: ${entity.presence}`;
 
 /**
  * The message annotation panel (spec 1 §2 "Annotation screen", job type message.annotation.job,
@@ -122,6 +121,21 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
     enabled: showsMenu(view.purpose) && menu.length > 0 && !busy,
   });
   const { pending } = selection;
+  // Highlight labels: the category's readable name, and a boolean answer's presence (issue 20).
+  const { labelOf, nameOf } = useMemo(() => {
+    const specifications = [...(spec ? [spec] : []), ...view.relatedSlotSpecifications];
+    return {
+      labelOf: (entity: AnnotationEntity) => highlightLabel(entity, specifications),
+      nameOf: (category: string) => categoryName(category, specifications),
+    };
+  }, [spec, view.relatedSlotSpecifications]);
+  // The older screen's Endorse / Deny / Unsure answer to 1, 2, 3 while the menu is closed.
+  const toggleOptions = spec && usesToggle && isBooleanSlot(spec) ? booleanOptions(spec) : [];
+  useDigitKeys(
+    toggleOptions.length,
+    (index) => setToggleChoice((toggleOptions[index]?.category as Presence | undefined) ?? null),
+    mode.step === 'annotate' && pending === null && !busy,
+  );
 
   /** Sends the message.annotation; `rewordings` ride along after the reword step. */
   const send = (options: { skipped: boolean; rewordings?: readonly Rewording[] }) => {
@@ -251,7 +265,7 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
 
   // Ctrl+Enter submits from anywhere on the screen.
   const panelRef = useRef<HTMLElement>(null);
-  useSubmitShortcut(onSubmit, panelRef);
+  useSubmitShortcut(onSubmit, panelRef, mode.step);
 
   const exceptionButton = (
     <ExceptionButton
@@ -322,6 +336,7 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
         text={view.text}
         entities={entities}
         labelOf={labelOf}
+        nameOf={nameOf}
         onDelete={selection.onDelete}
         onSelect={selection.onSelect}
         onDeselect={selection.onDeselect}
@@ -336,7 +351,7 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
           onClose={selection.close}
         />
       ) : null}
-      {usesToggle && isBooleanSlot(spec) ? (
+      {toggleOptions.length > 0 ? (
         <ToggleButtonGroup
           exclusive
           aria-label="Answer"
@@ -344,8 +359,14 @@ export function MessageAnnotationPanel({ job, submit, busy, exception = false }:
           onChange={(_event, value: Presence | null) => setToggleChoice(value)}
           sx={{ mt: 2 }}
         >
-          {booleanOptions(spec).map((option) => (
-            <ToggleButton key={option.label} value={option.category ?? option.label}>
+          {toggleOptions.map((option, index) => (
+            <ToggleButton
+              key={option.label}
+              value={option.category ?? option.label}
+              aria-label={option.label}
+              aria-keyshortcuts={String(index + 1)}
+            >
+              <HotkeyHint hotkey={String(index + 1)} />
               {option.label}
             </ToggleButton>
           ))}

@@ -13,6 +13,8 @@ import { readMessageJob, readPriorityJob } from '@loopdesk/workbench/job-data.ts
 import { ExceptionButton } from './exception-button.tsx';
 import type { PanelProps } from './panel-props.ts';
 import { useSubmitShortcut } from '../hooks/use-submit-shortcut.ts';
+import { useDigitKeys } from '../hooks/use-digit-keys.ts';
+import { HotkeyHint } from './hotkey-hint.tsx';
 
 /** Spec 1 §2 "Priority screen". */
 export const PRIORITY_HEADING = 'Select the highest priority complaint.';
@@ -28,6 +30,7 @@ export const MISSING_CONVERSATION_MESSAGE =
 /**
  * The priority job (intent.hpi.priority.job): the technician picks the complaint to discuss first;
  * hpi.prioritised `{action:'set_priority', conversationId, priority}` carries the choice's id.
+ * Digits 1-9 pick the choices (issue 20 "one keyboard model").
  */
 export function PriorityPanel({ job, submit, busy }: PanelProps) {
   const toast = useToast();
@@ -52,6 +55,7 @@ export function PriorityPanel({ job, submit, busy }: PanelProps) {
   const raise = () => sendException(job, view, submit);
   const panelRef = useRef<HTMLElement>(null);
   useSubmitShortcut(() => (busy ? undefined : onSubmit()), panelRef);
+  useDigitKeys(choices.length, (index) => setChosen(choices[index]?.id ?? null), !busy);
 
   return (
     <Box ref={panelRef} component="section" aria-label="Job" aria-busy={busy}>
@@ -78,8 +82,20 @@ export function PriorityPanel({ job, submit, busy }: PanelProps) {
             key={choice.id}
             value={choice.id}
             // Arrow keys move between the choices; the first has the focus at once.
-            control={<Radio autoFocus={index === 0} />}
-            label={choice.extract}
+            control={
+              <Radio
+                autoFocus={index === 0}
+                slotProps={{
+                  input: index < 9 ? { 'aria-keyshortcuts': String(index + 1) } : {},
+                }}
+              />
+            }
+            label={
+              <>
+                {index < 9 ? <HotkeyHint hotkey={String(index + 1)} /> : null}
+                {choice.extract}
+              </>
+            }
           />
         ))}
       </RadioGroup>

@@ -9,6 +9,9 @@ import { validateRephrase } from '@loopdesk/workbench/validation.ts';
 import { useState } from 'react';
 import { useToast } from '../../components/toast-context.ts';
 import { ExceptionButton } from './exception-button.tsx';
+import { HotkeyHint } from './hotkey-hint.tsx';
+import { useDigitKeys } from '../hooks/use-digit-keys.ts';
+import { useStepGuard } from '../hooks/use-step-guard.ts';
 
 /** Spec 1 §2 "Rephrase screen". */
 export const REPHRASE_HEADING = 'Rephrase previous question.';
@@ -22,7 +25,11 @@ export interface RephraseScreenProps {
   readonly onException: () => void;
 }
 
-/** The rephrase screen of the exception flow (spec 1 §4): one of the options is asked instead. */
+/**
+ * The rephrase screen of the exception flow (spec 1 §4): one of the options is asked instead.
+ * Digits 1-9 pick the options; Ctrl+Enter within 500 ms of the screen appearing, or by key
+ * repeat, is ignored (issue 20).
+ */
 export function RephraseScreen({
   options,
   busy,
@@ -32,6 +39,8 @@ export function RephraseScreen({
 }: RephraseScreenProps) {
   const toast = useToast();
   const [chosen, setChosen] = useState<string | null>(null);
+  const accepts = useStepGuard();
+  useDigitKeys(options.length, (index) => setChosen(options[index] ?? null), !busy);
   const submit = () => {
     const error = validateRephrase(chosen);
     if (error !== null || chosen === null) {
@@ -47,7 +56,9 @@ export function RephraseScreen({
       onKeyDown={(event) => {
         if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !busy) {
           event.preventDefault();
-          submit();
+          if (accepts(event)) {
+            submit();
+          }
         }
       }}
     >
@@ -66,8 +77,20 @@ export function RephraseScreen({
             key={option}
             value={option}
             // Arrow keys move between the options; the first has the focus at once.
-            control={<Radio autoFocus={index === 0} />}
-            label={option}
+            control={
+              <Radio
+                autoFocus={index === 0}
+                slotProps={{
+                  input: index < 9 ? { 'aria-keyshortcuts': String(index + 1) } : {},
+                }}
+              />
+            }
+            label={
+              <>
+                {index < 9 ? <HotkeyHint hotkey={String(index + 1)} /> : null}
+                {option}
+              </>
+            }
           />
         ))}
       </RadioGroup>

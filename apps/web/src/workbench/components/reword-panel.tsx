@@ -8,6 +8,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useToast } from '../../components/toast-context.ts';
 import { exceptionLabelOf, sendException } from '../utils/exception.ts';
 import { rewordAnswer } from '../utils/job-payloads.ts';
+import { selectExtract } from '../utils/select-extract.ts';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { ExceptionButton } from './exception-button.tsx';
 import { LastQuestion } from './last-question.tsx';
@@ -67,6 +68,12 @@ export function RewordPanel({ job, submit, busy }: PanelProps) {
             sx={{ mt: 1 }}
             slotProps={{ htmlInput: { 'aria-labelledby': 'reword-heading' } }}
             value={text}
+            // The patient's words are selected in the untouched prompt: typing replaces them.
+            onFocus={(event) => {
+              if (text === prompt) {
+                selectExtract(event.target, entity.extract);
+              }
+            }}
             onChange={(event) => setText(event.target.value)}
           />
         </>

@@ -8,6 +8,8 @@ import { useState } from 'react';
 import { useToast } from '../../components/toast-context.ts';
 import type { Rewording } from '@loopdesk/contracts/workbench-payloads.ts';
 import { rewordingsOf } from '../utils/job-payloads.ts';
+import { selectExtract } from '../utils/select-extract.ts';
+import { useStepGuard } from '../hooks/use-step-guard.ts';
 
 /** Spec 1 §2 "Reword screen". */
 export const REWORD_HEADING = 'Reword sentence for';
@@ -24,10 +26,14 @@ export interface RewordStepProps {
 
 /**
  * The reword step before the real submit (spec 1 §4 "Reword"): one field per target, starting
- * with the target's prompt, which the technician rewords for the patient.
+ * with the target's prompt, which the technician rewords for the patient. A field taking the focus
+ * with its prompt untouched selects the patient's extract in it, so that typing replaces it; a
+ * Ctrl+Enter within 500 ms of the step appearing, or by key repeat, is ignored (issue 20: no
+ * reword is sent unread).
  */
 export function RewordStep({ targets, busy, onBack, onSubmit }: RewordStepProps) {
   const toast = useToast();
+  const accepts = useStepGuard();
   const [texts, setTexts] = useState<string[]>(() => targets.map((t) => t.prompt));
   const submit = () => {
     const blank = targets.find((_, index) => (texts[index] ?? '').trim() === '');
@@ -45,7 +51,9 @@ export function RewordStep({ targets, busy, onBack, onSubmit }: RewordStepProps)
         // Ctrl+Enter submits from the fields too (spec 1 keyboard-first).
         if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !busy) {
           event.preventDefault();
-          submit();
+          if (accepts(event)) {
+            submit();
+          }
         }
       }}
     >
@@ -66,6 +74,11 @@ export function RewordStep({ targets, busy, onBack, onSubmit }: RewordStepProps)
               autoFocus={index === 0}
               slotProps={{ htmlInput: { 'aria-labelledby': `${id}-heading` } }}
               value={texts[index] ?? ''}
+              onFocus={(event) => {
+                if (texts[index] === target.prompt) {
+                  selectExtract(event.target, target.entity.extract);
+                }
+              }}
               onChange={(event) =>
                 setTexts((current) =>
                   current.map((value, i) => (i === index ? event.target.value : value)),

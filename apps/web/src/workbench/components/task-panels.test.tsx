@@ -66,14 +66,17 @@ describe('the task panels', () => {
         },
       );
       select('repeat of my inhaler');
-      expect(menuItems()).toEqual(
-        INTENTS.map((intent, i) => `${i + 1}${intent.label}${intent.code}`),
-      );
+      expect(menuItems()).toEqual(INTENTS.map((intent, i) => `${i + 1}${intent.label}`));
       await events.keyboard('3'); // Repeat prescription
+      // Human words (issue 20): the highlight reads as the menu does, not repeat_prescription.
+      expect(
+        screen.getByRole('button', { name: 'Delete Repeat prescription: repeat of my inhaler' }),
+      ).toBeInTheDocument();
       await events.click(screen.getByRole('button', { name: 'Next' }));
       await waitFor(() => expect(asked).toEqual(['acme']));
       select('inhaler');
-      await waitFor(() => expect(menuItems()).toEqual(['1Intents›', '2Medicationmedication']));
+      await waitFor(() => expect(menuItems()).toEqual(['1Medication', '2Intents›']));
+      expect(screen.getByText('Agenda: Repeat prescription')).toBeInTheDocument();
     });
   });
 

@@ -3,6 +3,7 @@ import {
   addEntity,
   clearEntities,
   removeEntitiesSharingExtract,
+  restoreEntities,
   sameSpan,
 } from '@loopdesk/workbench/entities.ts';
 import {
@@ -10,7 +11,15 @@ import {
   normaliseSelection,
   type TextSelection,
 } from '@loopdesk/workbench/selection.ts';
-import { useCallback, useState, type Dispatch, type SetStateAction } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
+import { typingIn } from '../utils/typing-in.ts';
 import type { MessageSelection } from '../components/annotated-text.tsx';
 import type { MenuAnchor } from '../components/hotkey-menu.tsx';
 
@@ -26,7 +35,9 @@ export interface PendingSelection {
  * The annotation flow of a panel (spec 1 §4): a selection that passes the workbench rules opens
  * the menu below it; a menu choice adds the entity (a boolean answer replaces the earlier answer
  * of the same span) and closes it; delete removes every entity with the highlight's extract;
- * Clear removes them all. The handlers keep their identity so the message is not drawn again.
+ * Clear removes them all. Ctrl+Z (⌘Z) undoes a delete or Clear, the latest first (issue 20 "one
+ * keyboard model"), unless the key is typed in a text field or a dialog. The handlers keep their
+ * identity so the message is not drawn again.
  */
 export function useAnnotationMenu(options: {
   text: string;
@@ -37,6 +48,12 @@ export function useAnnotationMenu(options: {
 }) {
   const { text, entities, setEntities, enabled } = options;
   const [pending, setPending] = useState<PendingSelection | null>(null);
+  // What each delete or Clear removed, the latest last: Ctrl+Z puts it back.
+  const removals = useRef<AnnotationEntity[][]>([]);
+  const entitiesRef = useRef(entities);
+  useEffect(() => {
+    entitiesRef.current = entities;
+  });
 
   const onSelect = useCallback(
     ({ span, rect }: MessageSelection) => {
@@ -55,10 +72,43 @@ export function useAnnotationMenu(options: {
   );
   const close = useCallback(() => setPending(null), []);
   const onDelete = useCallback(
-    (entity: AnnotationEntity) =>
-      setEntities((current) => removeEntitiesSharingExtract(current, entity)),
+    (entity: AnnotationEntity) => {
+      const current = entitiesRef.current;
+      const kept = removeEntitiesSharingExtract(current, entity);
+      const removed = current.filter((e) => !kept.includes(e));
+      if (removed.length > 0) {
+        removals.current.push(removed);
+      }
+      entitiesRef.current = kept;
+      setEntities(kept);
+    },
     [setEntities],
   );
+  const undo = useCallback(() => {
+    const removed = removals.current.pop();
+    if (removed) {
+      setEntities((current) => restoreEntities(current, removed));
+    }
+  }, [setEntities]);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (
+        !(event.ctrlKey || event.metaKey) ||
+        event.shiftKey ||
+        event.altKey ||
+        event.key.toLowerCase() !== 'z' ||
+        event.defaultPrevented ||
+        typingIn(event.target) ||
+        (event.target instanceof Element && event.target.closest('[role="dialog"]'))
+      ) {
+        return;
+      }
+      event.preventDefault();
+      undo();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [undo]);
   const annotate = (category: string, presence?: Presence) => {
     if (pending) {
       const entity = entityFromSelection(pending.selection, category);
@@ -75,9 +125,13 @@ export function useAnnotationMenu(options: {
     window.getSelection()?.removeAllRanges();
   };
   const clear = () => {
+    if (entitiesRef.current.length > 0) {
+      removals.current.push([...entitiesRef.current]);
+    }
+    entitiesRef.current = clearEntities();
     setEntities(clearEntities());
     setPending(null);
   };
 
-  return { pending, onSelect, onDeselect: close, onDelete, annotate, close, clear };
+  return { pending, onSelect, onDeselect: close, onDelete, annotate, close, clear, undo };
 }

@@ -279,24 +279,25 @@ describe('federated jobs screen', () => {
     const { socket, events } = await holdingJob();
     select('yesterday morning');
     const menu = screen.getByRole('menu', { name: 'Categories' });
-    // 'Slots' comes first (fewer than 10 related entries), then the target and related slots,
-    // the intents, then the fixed HPI categories, nine to a page.
+    // 'Slots' comes first (fewer than 10 related entries), then the categories in one steady
+    // order (issue 20): the job's own slot the fixed set does not know, then the fixed HPI
+    // categories (severity, related, among them), nine to a page; the intents last.
     const items = within(menu)
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
     expect(items.slice(0, 5)).toEqual([
       '1Slots›',
-      '2when the headache startedheadache_start',
-      '3how bad it isseverity',
-      '4Intents›',
-      '5Chief complaintchief_complaints',
+      '2When the headache started',
+      '3Chief complaint',
+      '4Current complaint',
+      '5Patient description',
     ]);
     expect(items).toHaveLength(9);
 
     await events.keyboard('2');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(
-      screen.getByRole('button', { name: 'Delete headache_start: yesterday morning' }),
+      screen.getByRole('button', { name: 'Delete When the headache started: yesterday morning' }),
     ).toBeInTheDocument();
 
     await events.click(screen.getByRole('button', { name: 'Submit' }));
@@ -322,9 +323,14 @@ describe('federated jobs screen', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['1where it hurtslocation']);
+    ).toEqual(['1Where it hurts']);
+    expect(screen.getByRole('navigation', { name: 'Menu level' })).toHaveTextContent(
+      'Categories › Slots',
+    );
     await events.keyboard('1');
-    expect(screen.getByRole('button', { name: 'Delete location: headache' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Delete Where it hurts: headache' }),
+    ).toBeInTheDocument();
 
     // Ctrl+Enter submits; 'location' is not the target slot.
     await events.keyboard('{Control>}{Enter}{/Control}');
@@ -388,10 +394,10 @@ describe('federated jobs screen', () => {
       }),
     );
     expect(screen.getAllByRole('button', { name: /^Delete .*: headache$/ })).toHaveLength(2);
-    await events.click(screen.getByRole('button', { name: 'Delete sx: headache' }));
+    await events.click(screen.getByRole('button', { name: 'Delete Symptom: headache' }));
     expect(screen.queryByRole('button', { name: /: headache$/ })).not.toBeInTheDocument();
     expect(
-      screen.getByRole('button', { name: 'Delete headache_start: yesterday morning' }),
+      screen.getByRole('button', { name: 'Delete When the headache started: yesterday morning' }),
     ).toBeInTheDocument();
   });
 
@@ -512,9 +518,9 @@ describe('federated jobs screen', () => {
       items()
         .slice(0, 3)
         .map((item) => item.textContent),
-    ).toEqual(['1slot_9', '2slot_10', '3Intents›']);
-    await events.keyboard('2');
-    expect(screen.getByRole('button', { name: 'Delete slot_10: headache' })).toBeInTheDocument();
+    ).toEqual(['1Slot 10', '2When the headache started', '3Chief complaint']);
+    await events.keyboard('1');
+    expect(screen.getByRole('button', { name: 'Delete Slot 10: headache' })).toBeInTheDocument();
   });
 
   it('a second submit while the first is unanswered shows the busy message once', async () => {
