@@ -202,6 +202,6 @@ test('the knowledge-graph inspector with a graph', async ({ page }) => {
   const condition = page.getByRole('combobox', { name: 'Condition' });
   await condition.fill('appendicitis');
   await page.getByRole('option', { name: 'appendicitis', exact: true }).click();
-  await expect(page.getByRole('img', { name: 'Knowledge graph of appendicitis' })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Knowledge graph of appendicitis' })).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'the knowledge-graph inspector with a graph');
 });

@@ -1,3 +1,4 @@
+import { readTheStep } from './support/keyboard.ts';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { E2E_API_KEY } from './support/assistant.ts';
 import { annotatorWaiting, cancelOpenJobs, completedResult, sendJob } from './support/federated.ts';
@@ -128,6 +129,7 @@ test('the idle state shows the queue size and the jobs done in this session; the
   const nora = await noraConversation(request);
   const id = await sendJob(request, onsetJob(nora.id, nora.patient, 'verify-answered'));
   await expect(page.getByRole('heading', { name: 'Verify answered: onset' })).toBeVisible();
+  await readTheStep(page);
   await page.keyboard.press('Control+Enter');
   await completedResult(request, id);
   await expect(counts).toHaveText(

@@ -1,3 +1,4 @@
+import { readTheStep } from './support/keyboard.ts';
 import { expect, test } from '@playwright/test';
 import {
   annotatorWaiting,
@@ -38,7 +39,8 @@ test("a job's error toast closes when the next job replaces it", async ({ page, 
   await sendJob(request, priorityJob('c-22'), 'intent.hpi.priority.job', 'priority');
   await expect(page.getByRole('radio', { name: 'repeat of my inhaler' })).toBeFocused();
 
-  // Ctrl+Enter with no choice: the job's validation message.
+  // Ctrl+Enter with no choice, once the step is read: the job's validation message.
+  await readTheStep(page);
   await page.keyboard.press('Control+Enter');
   const message = toast(page, 'Please select a complaint to continue.');
   await expect(message).toBeVisible();

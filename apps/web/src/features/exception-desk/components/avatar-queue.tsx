@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ReportIcon from '@mui/icons-material/Report';
 import type { ExceptionConversation } from '@loopdesk/contracts/exceptions.ts';
+import type { CSSProperties } from 'react';
 import { initialsOf } from '../utils/desk-state.ts';
 import { useNow, waitingText } from '../utils/waiting.ts';
 
@@ -14,6 +15,16 @@ export interface AvatarQueueProps {
   current: string | null;
   onSwitch: (conversationId: string) => void;
 }
+
+// Read by screen readers, not shown.
+const hidden: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+};
 
 /** The words of the rail's marks, shown once under it. */
 export const RAIL_LEGEND = {
@@ -61,10 +72,13 @@ export function AvatarQueue({ conversations, current, onSwitch }: AvatarQueuePro
           const unread = !conversation.read;
           const flags = conversation.redFlags ?? [];
           return (
+            // Named by its content, the patient's name (and "(unread)"); the reason, waiting time
+            // and marks are its description, so the name a screen reader announces and the text
+            // on screen agree (WCAG 2.5.3).
             <ButtonBase
               key={conversation.conversationId}
-              aria-label={`${name}${unread ? ' (unread)' : ''}`}
               aria-current={selected ? 'true' : undefined}
+              aria-describedby={`rail-details-${conversation.conversationId}`}
               onClick={() => onSwitch(conversation.conversationId)}
               sx={{
                 display: 'flex',
@@ -104,43 +118,46 @@ export function AvatarQueue({ conversations, current, onSwitch }: AvatarQueuePro
                   title={name}
                 >
                   {name}
+                  <span style={hidden}>{unread ? ' (unread)' : ''}</span>
                 </Typography>
-                {conversation.reason ? (
-                  <Typography
-                    variant="caption"
-                    component="p"
-                    noWrap
-                    title={conversation.reason}
-                    sx={{ color: 'text.secondary' }}
-                  >
-                    {conversation.reason}
+                <Box id={`rail-details-${conversation.conversationId}`} aria-hidden>
+                  {conversation.reason ? (
+                    <Typography
+                      variant="caption"
+                      component="p"
+                      noWrap
+                      title={conversation.reason}
+                      sx={{ color: 'text.secondary' }}
+                    >
+                      {conversation.reason}
+                    </Typography>
+                  ) : null}
+                  <Typography variant="caption" component="p">
+                    <time dateTime={conversation.waitingSince ?? conversation.allocatedAt}>
+                      {waitingText(conversation.waitingSince ?? conversation.allocatedAt, now)}
+                    </time>
                   </Typography>
-                ) : null}
-                <Typography variant="caption" component="p">
-                  <time dateTime={conversation.waitingSince ?? conversation.allocatedAt}>
-                    {waitingText(conversation.waitingSince ?? conversation.allocatedAt, now)}
-                  </time>
-                </Typography>
-                {unread ? (
-                  <Stack direction="row" sx={{ gap: 0.5, alignItems: 'center' }}>
-                    <UnreadDot unread />
-                    <Typography variant="caption" sx={{ color: 'primary.main', fontWeight: 700 }}>
-                      Unread
-                    </Typography>
-                  </Stack>
-                ) : null}
-                {flags.length > 0 ? (
-                  <Stack
-                    direction="row"
-                    sx={{ gap: 0.5, alignItems: 'center', color: 'error.main' }}
-                    title={flags.join(', ')}
-                  >
-                    <ReportIcon fontSize="inherit" aria-hidden />
-                    <Typography variant="caption" sx={{ fontWeight: 700 }}>
-                      Red flag
-                    </Typography>
-                  </Stack>
-                ) : null}
+                  {unread ? (
+                    <Stack direction="row" sx={{ gap: 0.5, alignItems: 'center' }}>
+                      <UnreadDot unread />
+                      <Typography variant="caption" sx={{ color: 'primary.main', fontWeight: 700 }}>
+                        Unread
+                      </Typography>
+                    </Stack>
+                  ) : null}
+                  {flags.length > 0 ? (
+                    <Stack
+                      direction="row"
+                      sx={{ gap: 0.5, alignItems: 'center', color: 'error.main' }}
+                      title={flags.join(', ')}
+                    >
+                      <ReportIcon fontSize="inherit" aria-hidden />
+                      <Typography variant="caption" sx={{ fontWeight: 700 }}>
+                        Red flag
+                      </Typography>
+                    </Stack>
+                  ) : null}
+                </Box>
               </Box>
             </ButtonBase>
           );
