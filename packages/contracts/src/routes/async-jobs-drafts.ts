@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { any, NoBody, type ApiRoute } from './api-route.ts';
 import { AsyncTask, TaskParams } from '../async-jobs.ts';
+import { errorResponses } from '../errors.ts';
 
 /**
  * The holder's unsaved edits of a task screen (issue 20 point 17): one value per screen field,
@@ -33,7 +34,8 @@ export const ASYNC_JOBS_DRAFT_ROUTES = [
     spec: 'issue 20 point 17: the holder keeps unsaved edits as a draft on the task',
     params: TaskParams,
     body: TaskDraftBody,
-    response: { 200: AsyncTask },
+    // 409: the task is held by someone else, or no longer open.
+    response: { 200: AsyncTask, ...errorResponses([409]) },
   },
   {
     method: 'POST',
@@ -43,6 +45,7 @@ export const ASYNC_JOBS_DRAFT_ROUTES = [
     spec: 'issue 20 point 17: the holder gives a task back to its step (the draft is dropped)',
     params: TaskParams,
     body: NoBody,
-    response: { 200: AsyncTask },
+    // 409: the task is held by someone else, or no longer open.
+    response: { 200: AsyncTask, ...errorResponses([409]) },
   },
 ] as const satisfies readonly ApiRoute[];
