@@ -154,10 +154,32 @@ test('a medical reviewer takes over, replies, sees the patient answer, hands bac
     ).toMatch(/^When did the .* start\?$/);
     // Its job leaves the federated queue for the tests that follow.
     await request.post(`/api/v1/jobs/${resumedJob?.jobId ?? ''}/cancel`, { headers });
+    // Once Noah is back with it, the assistant may start a second intake of the same patient and
+    // hand it over to Meera too: stop the assistant, then end whatever is left on her desk, so that
+    // the tests that follow start with an empty queue.
+    assistant.kill('SIGTERM');
+    await endEveryConversation(page);
   } finally {
     assistant.kill('SIGTERM');
   }
 });
+
+/** Terminates every conversation on the reviewer's rail, one after another. */
+async function endEveryConversation(page: Page): Promise<void> {
+  const rail = page.getByRole('navigation', { name: 'Conversations' }).getByRole('button');
+  const patient = page.getByRole('region', { name: 'Patient' });
+  // A handover sent just before the assistant stopped still reaches the desk.
+  await page.waitForTimeout(1_000);
+  for (let left = await rail.count(); left > 0; left = await rail.count()) {
+    await rail.first().click();
+    await patient.getByRole('button', { name: 'Terminate encounter' }).click();
+    await page
+      .getByRole('dialog', { name: 'Terminate encounter' })
+      .getByRole('button', { name: 'Terminate' })
+      .click();
+    await expect(rail).toHaveCount(left - 1);
+  }
+}
 
 test('a medical reviewer ends a conversation with an appointment, and the appointment is stored', async ({
   page,
