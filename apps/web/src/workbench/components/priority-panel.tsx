@@ -1,8 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { buildPriorityPayload } from '@loopdesk/workbench/payloads.ts';
@@ -10,11 +7,10 @@ import { useMemo, useRef, useState } from 'react';
 import { useToast } from '../../components/toast-context.ts';
 import { sendException } from '../utils/exception.ts';
 import { readMessageJob, readPriorityJob } from '@loopdesk/workbench/job-data.ts';
+import { DigitRadioGroup } from './digit-radio-group.tsx';
 import { ExceptionButton } from './exception-button.tsx';
 import type { PanelProps } from './panel-props.ts';
 import { useSubmitShortcut } from '../hooks/use-submit-shortcut.ts';
-import { useDigitKeys } from '../hooks/use-digit-keys.ts';
-import { HotkeyHint } from './hotkey-hint.tsx';
 
 /** Spec 1 §2 "Priority screen". */
 export const PRIORITY_HEADING = 'Select the highest priority complaint.';
@@ -55,7 +51,6 @@ export function PriorityPanel({ job, submit, busy }: PanelProps) {
   const raise = () => sendException(job, view, submit);
   const panelRef = useRef<HTMLElement>(null);
   useSubmitShortcut(() => (busy ? undefined : onSubmit()), panelRef);
-  useDigitKeys(choices.length, (index) => setChosen(choices[index]?.id ?? null), !busy);
 
   return (
     <Box ref={panelRef} component="section" aria-label="Job" aria-busy={busy}>
@@ -70,35 +65,13 @@ export function PriorityPanel({ job, submit, busy }: PanelProps) {
           {NO_CHOICES_MESSAGE}
         </Typography>
       ) : null}
-      <RadioGroup
-        aria-labelledby="priority-heading"
-        value={chosen ?? ''}
-        onChange={(event) => setChosen(event.target.value)}
-      >
-        {choices.map((choice, index) => (
-          <FormControlLabel
-            // In line with the heading, with room for the radio's focus ripple (not clipped).
-            sx={{ ml: 0 }}
-            key={choice.id}
-            value={choice.id}
-            // Arrow keys move between the choices; the first has the focus at once.
-            control={
-              <Radio
-                autoFocus={index === 0}
-                slotProps={{
-                  input: index < 9 ? { 'aria-keyshortcuts': String(index + 1) } : {},
-                }}
-              />
-            }
-            label={
-              <>
-                {index < 9 ? <HotkeyHint hotkey={String(index + 1)} /> : null}
-                {choice.extract}
-              </>
-            }
-          />
-        ))}
-      </RadioGroup>
+      <DigitRadioGroup
+        labelledBy="priority-heading"
+        options={choices.map((choice) => ({ value: choice.id, label: choice.extract }))}
+        value={chosen}
+        onChange={setChosen}
+        enabled={!busy}
+      />
       <Stack direction="row" sx={{ mt: 3, gap: 2 }}>
         <ExceptionButton onRaise={raise} disabled={busy} />
         <Button variant="contained" onClick={onSubmit} disabled={busy}>

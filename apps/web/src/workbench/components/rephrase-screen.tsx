@@ -1,16 +1,12 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { validateRephrase } from '@loopdesk/workbench/validation.ts';
 import { useState } from 'react';
 import { useToast } from '../../components/toast-context.ts';
+import { DigitRadioGroup } from './digit-radio-group.tsx';
 import { ExceptionButton } from './exception-button.tsx';
-import { HotkeyHint } from './hotkey-hint.tsx';
-import { useDigitKeys } from '../hooks/use-digit-keys.ts';
 import { useStepGuard } from '../hooks/use-step-guard.ts';
 
 /** Spec 1 §2 "Rephrase screen". */
@@ -40,7 +36,6 @@ export function RephraseScreen({
   const toast = useToast();
   const [chosen, setChosen] = useState<string | null>(null);
   const accepts = useStepGuard();
-  useDigitKeys(options.length, (index) => setChosen(options[index] ?? null), !busy);
   const submit = () => {
     const error = validateRephrase(chosen);
     if (error !== null || chosen === null) {
@@ -65,35 +60,13 @@ export function RephraseScreen({
       <Typography variant="h5" component="h2" id="rephrase-heading" sx={{ mb: 1 }}>
         {REPHRASE_HEADING}
       </Typography>
-      <RadioGroup
-        aria-labelledby="rephrase-heading"
-        value={chosen ?? ''}
-        onChange={(event) => setChosen(event.target.value)}
-      >
-        {options.map((option, index) => (
-          <FormControlLabel
-            // In line with the heading, with room for the radio's focus ripple (not clipped).
-            sx={{ ml: 0 }}
-            key={option}
-            value={option}
-            // Arrow keys move between the options; the first has the focus at once.
-            control={
-              <Radio
-                autoFocus={index === 0}
-                slotProps={{
-                  input: index < 9 ? { 'aria-keyshortcuts': String(index + 1) } : {},
-                }}
-              />
-            }
-            label={
-              <>
-                {index < 9 ? <HotkeyHint hotkey={String(index + 1)} /> : null}
-                {option}
-              </>
-            }
-          />
-        ))}
-      </RadioGroup>
+      <DigitRadioGroup
+        labelledBy="rephrase-heading"
+        options={options.map((option) => ({ value: option, label: option }))}
+        value={chosen}
+        onChange={setChosen}
+        enabled={!busy}
+      />
       <Stack direction="row" sx={{ mt: 3, gap: 2 }}>
         <Button onClick={onBack} disabled={busy}>
           Back
