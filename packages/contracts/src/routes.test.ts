@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRIVILEGES } from './privileges.ts';
-import { API_ROUTES, fillPath, routeKey } from './routes.ts';
+import { API_ROUTES, API_V1_ROUTES, fillPath, routeKey } from './routes.ts';
 
 describe('API route table', () => {
   it('lists each method and path once, all under /internal', () => {
@@ -69,6 +69,19 @@ describe('API route table', () => {
         statuses.filter((status) => status < 300),
         routeKey(route),
       ).toHaveLength(1);
+    }
+  });
+
+  it('lists the assistant’s /api/v1 routes once each, behind an API key, with their schemas', () => {
+    const keys = API_V1_ROUTES.map(routeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.filter((key) => new Set(API_ROUTES.map(routeKey)).has(key))).toEqual([]);
+    for (const route of API_V1_ROUTES) {
+      expect(route.path.startsWith('/api/v1/'), routeKey(route)).toBe(true);
+      expect(route.access, routeKey(route)).toEqual({ apiKey: true });
+      expect(route.path.includes(':') === 'params' in route, routeKey(route)).toBe(true);
+      expect(route.method === 'GET' || 'body' in route, routeKey(route)).toBe(true);
+      expect(Object.keys(route.response).some((status) => Number(status) < 300)).toBe(true);
     }
   });
 

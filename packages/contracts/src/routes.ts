@@ -15,8 +15,17 @@ import { NOTIFICATIONS_ROUTES } from './routes/notifications.ts';
 import { ANALYTICS_ROUTES } from './routes/analytics.ts';
 import { INTEGRATION_ROUTES } from './routes/integration.ts';
 
-export type { ApiRoute, Area, HttpMethod, ResponseSchemas } from './routes/api-route.ts';
+export type {
+  ApiKeyAccess,
+  ApiRoute,
+  ApiV1Route,
+  Area,
+  HttpMethod,
+  ResponseSchemas,
+} from './routes/api-route.ts';
 import type { ApiRoute } from './routes/api-route.ts';
+/** Every `/api/v1` route of the assistant's integration API, behind an API key. */
+export { API_V1_ROUTES } from './routes/api-v1.ts';
 
 /**
  * Every `/internal` route of spec documents 1–3 with its privilege and schemas, one file per area

@@ -190,6 +190,9 @@ export type PutPhysicianBody = z.infer<typeof PutPhysicianBody>;
 export const PhysiciansResponse = z.object({ items: z.array(Physician) });
 export type PhysiciansResponse = z.infer<typeof PhysiciansResponse>;
 
+/** A physician of the directory as the assistant keeps it (`PUT /api/v1/physicians/{id}`). */
+export const PhysicianEntry = Physician.extend({ active: z.boolean() });
+
 export const AppointmentsSummaryQuery = z.object({
   conversationId: ExternalId.optional(),
   s: z.coerce

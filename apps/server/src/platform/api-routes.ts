@@ -6,7 +6,13 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { z } from 'zod';
-import { API_ROUTES, routeKey, type ApiRoute } from '@loopdesk/contracts/routes.ts';
+import {
+  API_ROUTES,
+  API_V1_ROUTES,
+  routeKey,
+  type ApiRoute,
+  type ApiV1Route,
+} from '@loopdesk/contracts/routes.ts';
 import { errorResponses, NOT_BUILT_MESSAGE } from '@loopdesk/contracts/errors.ts';
 import { NoBody } from '@loopdesk/contracts/routes/api-route.ts';
 import { errorBody } from './errors.ts';
@@ -14,13 +20,16 @@ import { authenticate, authorize } from './auth/guard.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { TokenService } from './auth/tokens.ts';
 
-type TableRoute = (typeof API_ROUTES)[number];
+type TableRoute = (typeof API_ROUTES)[number] | (typeof API_V1_ROUTES)[number];
 
 /** The routes of the table by their key, `METHOD path`, each with its literal schemas. */
 type RoutesByKey = { [R in TableRoute as `${R['method']} ${R['path']}`]: R };
 
 /** Key of a route of the contracts' table: `METHOD path`. */
 export type RouteKey = keyof RoutesByKey;
+
+/** Key of an `/api/v1` route of the table (the assistant's, behind an API key). */
+export type ApiV1Key = Extract<RouteKey, `${string} /api/v1/${string}`>;
 
 /** What a schema of the route parses to; `unknown` where the route has none. */
 type Parsed<R, Field extends string> = R extends { readonly [F in Field]: infer S }
@@ -67,29 +76,51 @@ export type RouteOptions = Omit<RouteShorthandOptions, 'schema'> & {
   docs?: { readonly tags: readonly string[]; readonly summary: string };
 };
 
-const TABLE = new Map<string, ApiRoute>(API_ROUTES.map((route) => [routeKey(route), route]));
+type TableEntry = ApiRoute | ApiV1Route;
 
-/** Every `/internal` route is called with a staff access token (for the OpenAPI document). */
+const TABLE = new Map<string, TableEntry>(
+  [...API_ROUTES, ...API_V1_ROUTES].map((route) => [routeKey(route), route]),
+);
+
+const isStaffRoute = (route: TableEntry): route is ApiRoute => 'anyOf' in route.access;
+
+/**
+ * Every `/internal` route is called with a staff access token, every `/api/v1` route with an API
+ * key (for the OpenAPI documents).
+ */
 const STAFF_SECURITY = [{ staffToken: [] }];
+const API_KEY_SECURITY = [{ apiKey: [] }];
+
+/** Who may call a route, in words, for the OpenAPI document. */
+function whoMayCall(route: TableEntry): string {
+  if (!isStaffRoute(route)) {
+    return 'Needs an API key (an admin creates it).';
+  }
+  const { anyOf } = route.access;
+  return anyOf.length
+    ? `Needs ${anyOf.length === 1 ? 'the privilege' : 'one of the privileges'} ${anyOf.map((p) => `\`${p}\``).join(', ')}.`
+    : 'Any signed-in user.';
+}
 
 /** What the OpenAPI document says of a table route besides its schemas. */
-function describe(route: ApiRoute, docs: RouteOptions['docs']) {
-  const privileges = route.access.anyOf.length
-    ? `Needs ${route.access.anyOf.length === 1 ? 'the privilege' : 'one of the privileges'} ${route.access.anyOf.map((p) => `\`${p}\``).join(', ')}.`
-    : 'Any signed-in user.';
+function describe(route: TableEntry, docs: RouteOptions['docs']) {
   return {
     tags: docs ? [...docs.tags] : [route.area],
     summary: docs?.summary ?? routeKey(route),
-    description: `${privileges} Spec: ${route.spec}.`,
-    security: STAFF_SECURITY,
+    description: `${whoMayCall(route)} Spec: ${route.spec}.`,
+    security: isStaffRoute(route) ? STAFF_SECURITY : API_KEY_SECURITY,
   };
 }
 
 /**
  * The errors a table route answers besides the common ones (platform/declared-responses.ts): 403
- * when it needs a privilege, 404 when its path names something.
+ * when it needs a privilege, 404 when its path names something. An `/api/v1` route declares its
+ * own in the table.
  */
-function routeErrors(route: ApiRoute) {
+function routeErrors(route: TableEntry) {
+  if (!isStaffRoute(route)) {
+    return {};
+  }
   return errorResponses([
     ...(route.access.anyOf.length > 0 ? ([403] as const) : []),
     ...(route.params ? ([404] as const) : []),
@@ -97,7 +128,7 @@ function routeErrors(route: ApiRoute) {
 }
 
 /** The Fastify schema of a table route: validation in, serialisation out, and the document. */
-function schemaOf(route: ApiRoute, docs: RouteOptions['docs']): FastifySchema {
+function schemaOf(route: TableEntry, docs: RouteOptions['docs']): FastifySchema {
   return {
     ...describe(route, docs),
     ...(route.params ? { params: route.params } : {}),
@@ -109,17 +140,36 @@ function schemaOf(route: ApiRoute, docs: RouteOptions['docs']): FastifySchema {
   };
 }
 
-/** Guards and registers the `/internal` routes of the contracts' route table. */
+/** Checks the API key of an `/api/v1` request, or throws its 401 (the integration API's). */
+export type ApiKeyGuard = (request: FastifyRequest) => Promise<void>;
+
+/**
+ * Guards and registers the routes of the contracts' route table: the `/internal` routes with a
+ * staff token and their privilege, the `/api/v1` routes with the API key guard the integration
+ * API lends (`useApiKeyGuard`).
+ */
 export function createApiRouter(
   app: FastifyInstance,
   tokens: TokenService,
   sessions: SessionStore,
 ) {
   const built = new Set<string>();
+  let apiKeyGuard: ApiKeyGuard | null = null;
 
-  const guardFor = (route: ApiRoute) => async (request: FastifyRequest) => {
-    const user = await authenticate(request, tokens, sessions);
-    authorize(user, route.access);
+  const guardFor = (route: TableEntry) => {
+    if (isStaffRoute(route)) {
+      return async (request: FastifyRequest) => {
+        const user = await authenticate(request, tokens, sessions);
+        authorize(user, route.access);
+      };
+    }
+    const guard = apiKeyGuard;
+    if (!guard) {
+      throw new Error(
+        `${routeKey(route)} needs the API key guard: register it through the integration API`,
+      );
+    }
+    return guard;
   };
 
   function route<K extends RouteKey>(key: K, handler: RouteHandler<K>): void;
@@ -151,6 +201,10 @@ export function createApiRouter(
 
   return {
     route,
+    /** The check of the API keys that guards every `/api/v1` route (set by the integration API). */
+    useApiKeyGuard(guard: ApiKeyGuard): void {
+      apiKeyGuard = guard;
+    },
     /**
      * Every route of the table not built yet answers 501 after the privilege check, whatever
      * its body: no schema is registered, so nothing is validated before the 501.
@@ -188,3 +242,14 @@ export function createApiRouter(
 }
 
 export type ApiRouter = ReturnType<typeof createApiRouter>;
+
+/**
+ * What a module needs to add `/api/v1` routes of the table (`app.integration` lends it): each is
+ * registered behind the API keys with its schemas from the table, and its handler learns which
+ * key called.
+ */
+export interface ApiV1Registrar {
+  registerApiV1<K extends ApiV1Key>(key: K, options: RouteOptions, handler: RouteHandler<K>): void;
+  /** The name of the API key of a request of an `/api/v1` route (for the audit trail). */
+  apiKeyName(request: FastifyRequest): string;
+}

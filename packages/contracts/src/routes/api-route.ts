@@ -52,7 +52,26 @@ export interface ApiRoute {
   readonly response?: ResponseSchemas;
 }
 
+/**
+ * The access kind of an `/api/v1` route: the integration API's key (`Authorization: Bearer
+ * ldk_…`, created by an admin), which the server checks before the body is read. No staff
+ * privilege applies.
+ */
+export interface ApiKeyAccess {
+  readonly apiKey: true;
+}
+
+/**
+ * One `/api/v1` route of the assistant's integration API: the same contract as an `/internal`
+ * route (its schemas are its whole contract), behind an API key instead of a staff token.
+ */
+export interface ApiV1Route extends Omit<ApiRoute, 'access'> {
+  readonly access: ApiKeyAccess;
+}
+
 export const signedIn: Access = { anyOf: [] };
+/** The access of every `/api/v1` route. */
+export const withApiKey: ApiKeyAccess = { apiKey: true };
 export const any = (...anyOf: Privilege[]): Access => ({ anyOf });
 
 /**

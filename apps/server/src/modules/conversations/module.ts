@@ -35,7 +35,7 @@ declare module 'fastify' {
  * handovers) and what reviewers read (transcripts, person summaries, tenant configurations).
  */
 export default fp(
-  async (app) => {
+  (app) => {
     const listeners: ConversationListener[] = [];
     const redFlags = createRedFlags();
     const service = createConversationsService({
@@ -56,9 +56,7 @@ export default fp(
     });
     registerConversationRoutes(app.api, service);
     // The assistant's /api/v1 conversation calls, behind the integration API's keys.
-    await app.integration.registerApiV1((v1, apiKeyName) =>
-      registerConversationApi(v1, { service, apiKeyName }),
-    );
+    registerConversationApi(app.integration, service);
     app.decorate('conversations', {
       service,
       redFlags,
@@ -66,6 +64,7 @@ export default fp(
         listeners.push(listener);
       },
     } satisfies Conversations);
+    return Promise.resolve();
   },
   { name: 'conversations', dependencies: ['platform', 'integration'] },
 );

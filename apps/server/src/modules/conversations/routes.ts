@@ -1,23 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@loopdesk/contracts/errors.ts';
-import {
-  AppendMessageBody,
-  ConversationIdParams,
-  ConversationMessage,
-  ConversationView,
-  HandoverBody,
-  PutConfigurationBody,
-  PutConversationBody,
-  TENANT_HEADER,
-  TenantConfiguration,
-} from '@loopdesk/contracts/conversations.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { FastifyRequest } from 'fastify';
+import { TENANT_HEADER } from '@loopdesk/contracts/conversations.ts';
+import type { ApiRouter, ApiV1Registrar } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { ConversationsService } from './service.ts';
-
-const apiKeySecurity = [{ apiKey: [] }];
 
 const tenantOf = (request: FastifyRequest): string | undefined => {
   const value = request.headers[TENANT_HEADER];
@@ -87,31 +73,22 @@ export function registerConversationRoutes(api: ApiRouter, service: Conversation
 }
 
 /**
- * The assistant's conversation calls under /api/v1 (registered inside the integration plugin,
- * behind its API keys): register a conversation, append messages, hand it to humans.
+ * The assistant's conversation calls under /api/v1 (routes of the table, behind the integration
+ * API's keys): register a conversation, append messages, hand it to humans.
  */
-export function registerConversationApi(
-  v1: FastifyInstance,
-  deps: { service: ConversationsService; apiKeyName: (request: FastifyRequest) => string },
-): void {
-  const app = v1.withTypeProvider<ZodTypeProvider>();
-  const { service } = deps;
+export function registerConversationApi(v1: ApiV1Registrar, service: ConversationsService): void {
   const actor = (request: FastifyRequest) => ({
     userId: null,
     email: null,
-    apiKey: deps.apiKeyName(request),
+    apiKey: v1.apiKeyName(request),
   });
 
-  app.put(
-    '/conversations/:id',
+  v1.registerApiV1(
+    'PUT /api/v1/conversations/:id',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary: 'Register a conversation and its patient (a safe retry; updates names)',
-        security: apiKeySecurity,
-        params: ConversationIdParams,
-        body: PutConversationBody,
-        response: { 200: ConversationView, 201: ConversationView, ...errorResponses([409]) },
       },
     },
     async (request, reply) => {
@@ -125,15 +102,12 @@ export function registerConversationApi(
     },
   );
 
-  app.get(
-    '/conversations/:id',
+  v1.registerApiV1(
+    'GET /api/v1/conversations/:id',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary: 'Read a conversation: who holds it (bot, queue or a reviewer) and its status',
-        security: apiKeySecurity,
-        params: ConversationIdParams,
-        response: { 200: ConversationView, ...errorResponses([404]) },
       },
     },
     async (request) => {
@@ -142,21 +116,13 @@ export function registerConversationApi(
     },
   );
 
-  app.post(
-    '/conversations/:id/messages',
+  v1.registerApiV1(
+    'POST /api/v1/conversations/:id/messages',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary:
           'Append the patient’s (IN) or the assistant’s (OUT) message; OUT is refused (409) while humans hold the conversation',
-        security: apiKeySecurity,
-        params: ConversationIdParams,
-        body: AppendMessageBody,
-        response: {
-          200: ConversationMessage,
-          201: ConversationMessage,
-          ...errorResponses([404, 409]),
-        },
       },
     },
     async (request, reply) => {
@@ -170,17 +136,13 @@ export function registerConversationApi(
     },
   );
 
-  app.post(
-    '/conversations/:id/handover',
+  v1.registerApiV1(
+    'POST /api/v1/conversations/:id/handover',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary:
           'Hand the conversation to humans: it waits in an exceptions queue and the assistant stays silent until it is handed back or ended',
-        security: apiKeySecurity,
-        params: ConversationIdParams,
-        body: HandoverBody,
-        response: { 200: ConversationView, ...errorResponses([404, 409]) },
       },
     },
     async (request) =>
@@ -194,16 +156,12 @@ export function registerConversationApi(
       ).conversation,
   );
 
-  app.put(
-    '/configurations/:id',
+  v1.registerApiV1(
+    'PUT /api/v1/configurations/:id',
     {
-      schema: {
+      docs: {
         tags: ['conversations'],
         summary: 'Register a tenant’s configuration (EMR record links, timezone)',
-        security: apiKeySecurity,
-        params: ConversationIdParams,
-        body: PutConfigurationBody,
-        response: { 200: TenantConfiguration },
       },
     },
     async (request) =>

@@ -26,7 +26,7 @@ export default fp(
       // `npm start` hands the demo assistant and the server the same key.
       await createApiKeysService(app.db).ensureKnownKey(config.env.DEMO_API_KEY, 'demo assistant');
     }
-    const integration = await registerIntegration(app, {
+    const integration = registerIntegration(app, {
       api: app.api,
       db: app.db,
       bus: app.bus,

@@ -47,14 +47,61 @@ const API_TAGS: Record<string, string> = {
 };
 
 /**
+ * The Bearer challenges (RFC 6750 §3) as header components: every 401 carries one, and a 403 of
+ * the portal's API when what is missing is a privilege.
+ */
+const CHALLENGES = {
+  BearerChallenge: {
+    description:
+      'The Bearer challenge of a 401: `Bearer realm="loopdesk"` when no credentials were sent, with `error="invalid_request"` for a malformed Authorization header and `error="invalid_token"` for a token or key that is not valid.',
+    required: true,
+    schema: { type: 'string', examples: ['Bearer realm="loopdesk", error="invalid_token"'] },
+  },
+  InsufficientScope: {
+    description:
+      'When a privilege is missing: `Bearer realm="loopdesk", error="insufficient_scope", scope="…"` naming the privileges that would do.',
+    required: false,
+    schema: { type: 'string' },
+  },
+} as const;
+
+const CHALLENGE_OF = { 401: 'BearerChallenge', 403: 'InsufficientScope' } as const;
+
+type Operation = { tags?: string[]; responses?: Record<string, object> };
+
+/** An operation whose 401 (and 403 of a missing privilege) says which header it carries. */
+function withChallenges(operation: Operation, name: DocumentName): Operation {
+  if (!operation.responses) {
+    return operation;
+  }
+  const responses = { ...operation.responses };
+  for (const status of name === 'api' ? ([401] as const) : ([401, 403] as const)) {
+    const response = responses[status];
+    if (response) {
+      const $ref = `#/components/headers/${CHALLENGE_OF[status]}`;
+      responses[status] = { ...response, headers: { 'WWW-Authenticate': { $ref } } };
+    }
+  }
+  return { ...operation, responses };
+}
+
+/**
  * One of the two documents, cut from the whole one @fastify/swagger generates: its paths, the
  * tags they use, and its security scheme.
  */
 export function documentOf(whole: OpenApiDocument, name: DocumentName): OpenApiDocument {
   const paths = Object.fromEntries(
-    Object.entries(whole.paths ?? {}).filter(([path]) =>
-      name === 'api' ? isApiV1(path) : path.startsWith('/internal/'),
-    ),
+    Object.entries(whole.paths ?? {})
+      .filter(([path]) => (name === 'api' ? isApiV1(path) : path.startsWith('/internal/')))
+      .map(([path, item]) => [
+        path,
+        Object.fromEntries(
+          Object.entries(item as Record<string, Operation>).map(([method, operation]) => [
+            method,
+            withChallenges(operation, name),
+          ]),
+        ),
+      ]),
   );
   const descriptions = name === 'api' ? API_TAGS : INTERNAL_TAGS;
   const used = new Set(
@@ -83,6 +130,7 @@ export function documentOf(whole: OpenApiDocument, name: DocumentName): OpenApiD
     components: {
       ...whole.components,
       securitySchemes: { [scheme]: whole.components?.securitySchemes?.[scheme] },
+      headers: name === 'api' ? { BearerChallenge: CHALLENGES.BearerChallenge } : { ...CHALLENGES },
     },
   };
 }

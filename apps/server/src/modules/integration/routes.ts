@@ -1,15 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@loopdesk/contracts/errors.ts';
-import {
-  CreateJobBody,
-  CreateJobHeaders,
-  EventFeed,
-  EventsQuery,
-  JobIdParams,
-  JobView,
-} from '@loopdesk/contracts/integration.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { ApiRouter, ApiV1Key, RouteHandler, RouteOptions } from '../../platform/api-routes.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
@@ -31,9 +22,10 @@ declare module 'fastify' {
   }
 }
 
-const apiKeySecurity = [{ apiKey: [] }];
-
-/** Routes another module adds under `/api/v1`, behind the same API keys. */
+/**
+ * The old way: routes another module adds under `/api/v1` with schemas of their own, behind the
+ * same API keys. Being moved into the route table (docs/architecture.md "/api/v1 routes").
+ */
 export type ApiV1Routes = (
   v1: FastifyInstance,
   apiKeyName: (request: FastifyRequest) => string,
@@ -43,15 +35,22 @@ export type ApiV1Routes = (
 export interface Integration {
   /** Checks each new job inside its transaction, and hears of it after commit (issue 5 tasks). */
   addJobHooks(hooks: JobHooks): void;
-  /** Registers further `/api/v1` routes (e.g. the exception desk's conversations). */
+  /**
+   * Registers an `/api/v1` route of the contracts' table (`API_V1_ROUTES`) behind the API keys:
+   * `registerApiV1('PUT /api/v1/physicians/:id', { docs }, handler)`.
+   */
+  registerApiV1<K extends ApiV1Key>(key: K, options: RouteOptions, handler: RouteHandler<K>): void;
+  /** The old way, until the lead moves such routes into the table: a scope of its own. */
   registerApiV1(routes: ApiV1Routes): Promise<void>;
+  /** The name of the API key of a request of an `/api/v1` route (for the audit trail). */
+  apiKeyName(request: FastifyRequest): string;
 }
 
 /**
  * The assistant's integration API (issue 6): `/api/v1` guarded by API keys,
  * the admin routes of the route table, and the webhook worker when ASSISTANT_WEBHOOK_URL is set.
  */
-export async function registerIntegration(
+export function registerIntegration(
   app: FastifyInstance,
   deps: {
     api: ApiRouter;
@@ -61,7 +60,7 @@ export async function registerIntegration(
     /** The realtime hub: new jobs go straight to waiting technicians (the direct hand-off). */
     dispatcher?: Pick<RealtimeHub, 'enqueue' | 'announce'>;
   },
-): Promise<Integration> {
+): Integration {
   const { api, db, bus, config } = deps;
 
   const url = config.env.ASSISTANT_WEBHOOK_URL;
@@ -108,123 +107,93 @@ export async function registerIntegration(
   };
 
   // ------------------------------------------------------------------ /api/v1 (API keys)
-  await app.register(
-    (plugin) => {
-      const v1 = apiKeyScope(plugin);
+  // Every /api/v1 route of the table is guarded by the API key, read before the body is parsed.
+  api.useApiKeyGuard(async (request) => {
+    request.apiKey = await apiKeys.authenticate(request.headers.authorization);
+  });
+  const apiKeyName = (request: FastifyRequest) => keyOf(request.apiKey).name;
 
-      v1.post(
-        '/jobs',
-        {
-          schema: {
-            tags: ['jobs'],
-            summary: 'Create a job (idempotent by the Idempotency-Key header)',
-            security: apiKeySecurity,
-            headers: CreateJobHeaders,
-            body: CreateJobBody,
-            // 400, 401, 413, 415, 429 and 500 are every /api/v1 route's (declared-responses.ts).
-            // 404: an exceptions task for a conversation Loopdesk does not know.
-            response: { 200: JobView, 201: JobView, ...errorResponses([404, 409]) },
-          },
-        },
-        async (request, reply) => {
-          const { job, created } = await service.create(
-            request.body,
-            request.headers['idempotency-key'],
-            keyOf(request.apiKey),
-            requestOrigin(request),
-          );
-          return reply.status(created ? 201 : 200).send(toJobView(job));
-        },
-      );
-
-      v1.get(
-        '/jobs/:id',
-        {
-          schema: {
-            tags: ['jobs'],
-            summary: 'Read a job, with its result once completed',
-            security: apiKeySecurity,
-            params: JobIdParams,
-            response: { 200: JobView, ...errorResponses([404]) },
-          },
-        },
-        async (request) => {
-          const job = await service.get(request.params.id);
-          // The job holds patient messages: every read is in the audit trail.
-          await recordAudit(
-            db,
-            {
-              action: 'integration.job.read',
-              outcome: 'success',
-              resourceType: 'job',
-              resourceId: job.id,
-              statusCode: 200,
-              details: { apiKey: keyOf(request.apiKey).name },
-            },
-            requestOrigin(request),
-          );
-          return toJobView(job);
-        },
-      );
-
-      v1.post(
-        '/jobs/:id/cancel',
-        {
-          schema: {
-            tags: ['jobs'],
-            summary: 'Cancel a queued or assigned job',
-            security: apiKeySecurity,
-            params: JobIdParams,
-            response: { 200: JobView, ...errorResponses([404, 409]) },
-          },
-        },
-        async (request) =>
-          toJobView(
-            await service.cancel(request.params.id, keyOf(request.apiKey), requestOrigin(request)),
-          ),
-      );
-
-      v1.get(
-        '/events',
-        {
-          schema: {
-            tags: ['events'],
-            summary: 'The outbox as a pull feed, oldest first, after a cursor',
-            security: apiKeySecurity,
-            querystring: EventsQuery,
-            response: { 200: EventFeed },
-          },
-        },
-        async (request) => {
-          const after = request.query.after;
-          const rows = await outbox.feed(after, request.query.limit);
-          const last = rows.at(-1);
-          if (rows.length > 0) {
-            await recordAudit(
-              db,
-              {
-                action: 'integration.events.read',
-                outcome: 'success',
-                resourceType: 'outbox',
-                resourceId: `${after ?? '0_0'}..${last ? feedPosition(last) : ''}`,
-                statusCode: 200,
-                details: {
-                  apiKey: keyOf(request.apiKey).name,
-                  jobs: [...new Set(rows.map((r) => r.job_id))],
-                },
-              },
-              requestOrigin(request),
-            );
-          }
-          return {
-            events: rows.map(toOutboxEvent),
-            nextCursor: last ? feedPosition(last) : (after ?? '0_0'),
-          };
-        },
-      );
-      return Promise.resolve();
+  api.route(
+    'POST /api/v1/jobs',
+    {
+      docs: { tags: ['jobs'], summary: 'Create a job (idempotent by the Idempotency-Key header)' },
     },
-    { prefix: '/api/v1' },
+    async (request, reply) => {
+      const { job, created } = await service.create(
+        request.body,
+        request.headers['idempotency-key'],
+        keyOf(request.apiKey),
+        requestOrigin(request),
+      );
+      return reply.status(created ? 201 : 200).send(toJobView(job));
+    },
+  );
+
+  api.route(
+    'GET /api/v1/jobs/:id',
+    { docs: { tags: ['jobs'], summary: 'Read a job, with its result once completed' } },
+    async (request) => {
+      const job = await service.get(request.params.id);
+      // The job holds patient messages: every read is in the audit trail.
+      await recordAudit(
+        db,
+        {
+          action: 'integration.job.read',
+          outcome: 'success',
+          resourceType: 'job',
+          resourceId: job.id,
+          statusCode: 200,
+          details: { apiKey: apiKeyName(request) },
+        },
+        requestOrigin(request),
+      );
+      return toJobView(job);
+    },
+  );
+
+  api.route(
+    'POST /api/v1/jobs/:id/cancel',
+    { docs: { tags: ['jobs'], summary: 'Cancel a queued or assigned job' } },
+    async (request) =>
+      toJobView(
+        await service.cancel(request.params.id, keyOf(request.apiKey), requestOrigin(request)),
+      ),
+  );
+
+  api.route(
+    'GET /api/v1/events',
+    {
+      docs: {
+        tags: ['events'],
+        summary: 'The outbox as a pull feed, oldest first, after a cursor',
+      },
+    },
+    async (request) => {
+      const after = request.query.after;
+      const rows = await outbox.feed(after, request.query.limit);
+      const last = rows.at(-1);
+      if (rows.length > 0) {
+        await recordAudit(
+          db,
+          {
+            action: 'integration.events.read',
+            outcome: 'success',
+            resourceType: 'outbox',
+            resourceId: `${after ?? '0_0'}..${last ? feedPosition(last) : ''}`,
+            statusCode: 200,
+            details: {
+              apiKey: apiKeyName(request),
+              jobs: [...new Set(rows.map((r) => r.job_id))],
+            },
+          },
+          requestOrigin(request),
+        );
+      }
+      return {
+        events: rows.map(toOutboxEvent),
+        nextCursor: last ? feedPosition(last) : (after ?? '0_0'),
+      };
+    },
   );
 
   // ------------------------------------------------- /internal/integration (staff admins)
@@ -301,18 +270,34 @@ export async function registerIntegration(
     app.addHook('onClose', () => worker.stop());
   }
 
+  function registerApiV1<K extends ApiV1Key>(
+    key: K,
+    options: RouteOptions,
+    handler: RouteHandler<K>,
+  ): void;
+  function registerApiV1(routes: ApiV1Routes): Promise<void>;
+  function registerApiV1<K extends ApiV1Key>(
+    ...args: [K, RouteOptions, RouteHandler<K>] | [ApiV1Routes]
+  ): void | Promise<void> {
+    if (args.length === 3) {
+      api.route(...args);
+      return;
+    }
+    const [routes] = args;
+    return app.register(
+      (plugin) => {
+        routes(apiKeyScope(plugin), apiKeyName);
+        return Promise.resolve();
+      },
+      { prefix: '/api/v1' },
+    ) as unknown as Promise<void>;
+  }
+
   return {
     addJobHooks(hooks) {
       jobHooks.push(hooks);
     },
-    async registerApiV1(routes) {
-      await app.register(
-        (plugin) => {
-          routes(apiKeyScope(plugin), (request) => keyOf(request.apiKey).name);
-          return Promise.resolve();
-        },
-        { prefix: '/api/v1' },
-      );
-    },
+    registerApiV1,
+    apiKeyName,
   };
 }

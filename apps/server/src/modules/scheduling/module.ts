@@ -15,14 +15,13 @@ declare module 'fastify' {
 
 /** Physicians and appointments (spec 3 §7 Scheduling), for conversations of the desk. */
 export default fp(
-  async (app) => {
+  (app) => {
     const service = createSchedulingService(app.db);
     registerSchedulingRoutes(app.api, service);
     // The assistant's `PUT /api/v1/physicians/{id}`, behind the integration API's keys.
-    await app.integration.registerApiV1((v1, apiKeyName) =>
-      registerPhysicianApi(v1, { service, apiKeyName }),
-    );
+    registerPhysicianApi(app.integration, service);
     app.decorate('scheduling', { service } satisfies Scheduling);
+    return Promise.resolve();
   },
   { name: 'scheduling', dependencies: ['platform', 'integration', 'conversations'] },
 );

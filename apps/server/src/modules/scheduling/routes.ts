@@ -1,8 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { Physician, PhysicianIdParams, PutPhysicianBody } from '@loopdesk/contracts/scheduling.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { ApiRouter, ApiV1Registrar } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { SchedulingService } from './service.ts';
@@ -53,27 +49,20 @@ export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingServ
 }
 
 /** The assistant keeps the physician directory in step: `PUT /api/v1/physicians/{id}`. */
-export function registerPhysicianApi(
-  v1: FastifyInstance,
-  deps: { service: SchedulingService; apiKeyName: (request: FastifyRequest) => string },
-): void {
-  v1.withTypeProvider<ZodTypeProvider>().put(
-    '/physicians/:id',
+export function registerPhysicianApi(v1: ApiV1Registrar, service: SchedulingService): void {
+  v1.registerApiV1(
+    'PUT /api/v1/physicians/:id',
     {
-      schema: {
+      docs: {
         tags: ['scheduling'],
         summary: 'Register or update a physician (active: false takes them off the list)',
-        security: [{ apiKey: [] }],
-        params: PhysicianIdParams,
-        body: PutPhysicianBody,
-        response: { 200: Physician.extend({ active: z.boolean() }) },
       },
     },
     async (request) =>
-      deps.service.putPhysician(
+      service.putPhysician(
         request.params.id,
         request.body,
-        deps.apiKeyName(request),
+        v1.apiKeyName(request),
         requestOrigin(request),
       ),
   );

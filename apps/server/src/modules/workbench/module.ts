@@ -36,7 +36,7 @@ declare module 'fastify' {
  * every socket submission against the workbench rules of the job it answers.
  */
 export default fp(
-  async (app) => {
+  (app) => {
     const { config } = app;
     const service = createQuinnService({
       repo: createQuinnRepository(app.db),
@@ -62,9 +62,10 @@ export default fp(
     } satisfies Workbench);
     // Every socket submission meets the workbench rules of the job it answers.
     app.hub.addSubmissionCheck((job, type, data) => app.workbench.checkSubmission(job, type, data));
-    await registerQuinnRoutes(app, { api: app.api, db: app.db, service });
+    registerQuinnRoutes({ api: app.api, v1: app.integration, service });
     // The held job's patient and earlier turns (issue 20), read through the conversations module.
     registerJobContextRoute(app, { api: app.api, db: app.db });
+    return Promise.resolve();
   },
   // After the integration API, whose OpenAPI document lists /api/v1/requests.
   { name: 'workbench', dependencies: ['platform', 'realtime', 'integration', 'conversations'] },

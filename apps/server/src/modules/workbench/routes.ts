@@ -1,24 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  AnsweredRequestView,
-  AnswerRequestBody,
-  MESSAGE_OPERATION_BODIES,
-  RequestIdParams,
-  RequestList,
-  RequestsQuery,
-  TENANT_HEADER,
-} from '@loopdesk/contracts/quinn.ts';
-import { errorResponses } from '@loopdesk/contracts/errors.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { FastifyRequest } from 'fastify';
+import { MESSAGE_OPERATION_BODIES, TENANT_HEADER } from '@loopdesk/contracts/quinn.ts';
+import type { ApiRouter, ApiV1Registrar } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
-import { badRequest, unauthorized } from '../../platform/errors.ts';
-import type { Database } from '../../platform/db/database.ts';
-import { createApiKeysService, type RequestApiKey } from '../integration/api-keys.ts';
+import { badRequest } from '../../platform/errors.ts';
 import { toRequestView } from './repository.ts';
 import type { QuinnService } from './service.ts';
-
-const apiKeySecurity = [{ apiKey: [] }];
 
 const userOf = (request: FastifyRequest) => request.user?.id ?? null;
 
@@ -26,11 +12,12 @@ const userOf = (request: FastifyRequest) => request.user?.id ?? null;
  * The portal's questions to the assistant (spec 1 §7): `/internal/quinn/...` for the portal, and
  * `/api/v1/requests` where the assistant reads and answers them with its API key.
  */
-export async function registerQuinnRoutes(
-  app: FastifyInstance,
-  deps: { api: ApiRouter; db: Database; service: QuinnService },
-): Promise<void> {
-  const { api, db, service } = deps;
+export function registerQuinnRoutes(deps: {
+  api: ApiRouter;
+  v1: ApiV1Registrar;
+  service: QuinnService;
+}): void {
+  const { api, v1, service } = deps;
 
   // ------------------------------------------------------------------------- portal side
   api.route('GET /internal/quinn/intents/:intent/_context_menu', async (request) => {
@@ -85,80 +72,49 @@ export async function registerQuinnRoutes(
   });
 
   // ---------------------------------------------------------------- assistant side (/api/v1)
-  const apiKeys = createApiKeysService(db);
-  await app.register(
-    (plugin) => {
-      const v1 = plugin.withTypeProvider<ZodTypeProvider>();
-      // Before the body is parsed: a stranger learns nothing about the schemas.
-      const keys = new WeakMap<FastifyRequest, RequestApiKey>();
-      v1.addHook('onRequest', async (request) => {
-        keys.set(request, await apiKeys.authenticate(request.headers.authorization));
-      });
-      const keyOf = (request: FastifyRequest): RequestApiKey => {
-        const key = keys.get(request);
-        if (!key) {
-          throw unauthorized('This API needs an API key.');
-        }
-        return key;
-      };
-
-      v1.get(
-        '/requests',
-        {
-          schema: {
-            tags: ['requests'],
-            summary: "The portal's pending questions, oldest first (long poll with ?wait=)",
-            security: apiKeySecurity,
-            querystring: RequestsQuery,
-            response: { 200: RequestList },
-          },
-        },
-        async (request, reply) => {
-          const apiKey = keyOf(request);
-          // The assistant hanging up ends the wait.
-          const hangUp = new AbortController();
-          const onClose = () => hangUp.abort();
-          reply.raw.once('close', onClose);
-          try {
-            const rows = await service.readByAssistant(
-              request.query,
-              hangUp.signal,
-              apiKey.name,
-              requestOrigin(request),
-            );
-            return { requests: rows.map(toRequestView) };
-          } finally {
-            reply.raw.off('close', onClose);
-          }
-        },
-      );
-
-      v1.post(
-        '/requests/:id/answer',
-        {
-          schema: {
-            tags: ['requests'],
-            summary: 'Answer a question of the portal (or say why there is no answer)',
-            security: apiKeySecurity,
-            params: RequestIdParams,
-            body: AnswerRequestBody,
-            response: { 200: AnsweredRequestView, ...errorResponses([404, 409]) },
-          },
-        },
-        async (request) => {
-          const apiKey = keyOf(request);
-          return toRequestView(
-            await service.answerByAssistant(
-              request.params.id,
-              request.body,
-              apiKey.name,
-              requestOrigin(request),
-            ),
-          );
-        },
-      );
-      return Promise.resolve();
+  v1.registerApiV1(
+    'GET /api/v1/requests',
+    {
+      docs: {
+        tags: ['requests'],
+        summary: "The portal's pending questions, oldest first (long poll with ?wait=)",
+      },
     },
-    { prefix: '/api/v1' },
+    async (request, reply) => {
+      // The assistant hanging up ends the wait.
+      const hangUp = new AbortController();
+      const onClose = () => hangUp.abort();
+      reply.raw.once('close', onClose);
+      try {
+        const rows = await service.readByAssistant(
+          request.query,
+          hangUp.signal,
+          v1.apiKeyName(request),
+          requestOrigin(request),
+        );
+        return { requests: rows.map(toRequestView) };
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+    },
+  );
+
+  v1.registerApiV1(
+    'POST /api/v1/requests/:id/answer',
+    {
+      docs: {
+        tags: ['requests'],
+        summary: 'Answer a question of the portal (or say why there is no answer)',
+      },
+    },
+    async (request) =>
+      toRequestView(
+        await service.answerByAssistant(
+          request.params.id,
+          request.body,
+          v1.apiKeyName(request),
+          requestOrigin(request),
+        ),
+      ),
   );
 }

@@ -1,0 +1,161 @@
+import { NoBody, withApiKey, type ApiV1Route } from './api-route.ts';
+import { errorResponses } from '../errors.ts';
+import {
+  CreateJobBody,
+  CreateJobHeaders,
+  EventFeed,
+  EventsQuery,
+  JobIdParams,
+  JobView,
+} from '../integration.ts';
+import {
+  AppendMessageBody,
+  ConversationIdParams,
+  ConversationMessage,
+  ConversationView,
+  HandoverBody,
+  PutConfigurationBody,
+  PutConversationBody,
+  TenantConfiguration,
+} from '../conversations.ts';
+import { PhysicianEntry, PhysicianIdParams, PutPhysicianBody } from '../scheduling.ts';
+import {
+  AnsweredRequestView,
+  AnswerRequestBody,
+  RequestIdParams,
+  RequestList,
+  RequestsQuery,
+} from '../quinn.ts';
+
+/**
+ * The assistant's integration API, `/api/v1`, every route behind an API key. Each route declares
+ * its own errors; 400, 401, 413, 415, 429 and 500 are every `/api/v1` route's
+ * (apps/server/src/platform/declared-responses.ts). The server registers them with
+ * `app.integration.registerApiV1('METHOD /api/v1/…', { docs }, handler)`.
+ */
+export const API_V1_ROUTES = [
+  // ------------------------------------------------------------- jobs and events (issue 6)
+  {
+    method: 'POST',
+    path: '/api/v1/jobs',
+    access: withApiKey,
+    area: 'integration',
+    spec: 'issue 6',
+    headers: CreateJobHeaders,
+    body: CreateJobBody,
+    // 404: an exceptions task for a conversation Loopdesk does not know.
+    response: { 200: JobView, 201: JobView, ...errorResponses([404, 409]) },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/jobs/:id',
+    access: withApiKey,
+    area: 'integration',
+    spec: 'issue 6',
+    params: JobIdParams,
+    response: { 200: JobView, ...errorResponses([404]) },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/jobs/:id/cancel',
+    access: withApiKey,
+    area: 'integration',
+    spec: 'issue 6',
+    params: JobIdParams,
+    body: NoBody,
+    response: { 200: JobView, ...errorResponses([404, 409]) },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/events',
+    access: withApiKey,
+    area: 'integration',
+    spec: 'issue 6',
+    query: EventsQuery,
+    response: { 200: EventFeed },
+  },
+  // ------------------------------------------- conversations of the exception desk (issue 5)
+  {
+    method: 'PUT',
+    path: '/api/v1/conversations/:id',
+    access: withApiKey,
+    area: 'conversations',
+    spec: 'issue 5',
+    params: ConversationIdParams,
+    body: PutConversationBody,
+    response: { 200: ConversationView, 201: ConversationView, ...errorResponses([409]) },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/conversations/:id',
+    access: withApiKey,
+    area: 'conversations',
+    spec: 'issue 5',
+    params: ConversationIdParams,
+    response: { 200: ConversationView, ...errorResponses([404]) },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/conversations/:id/messages',
+    access: withApiKey,
+    area: 'conversations',
+    spec: 'issue 5',
+    params: ConversationIdParams,
+    body: AppendMessageBody,
+    response: {
+      200: ConversationMessage,
+      201: ConversationMessage,
+      ...errorResponses([404, 409]),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/conversations/:id/handover',
+    access: withApiKey,
+    area: 'conversations',
+    spec: 'issue 5',
+    params: ConversationIdParams,
+    body: HandoverBody,
+    response: { 200: ConversationView, ...errorResponses([404, 409]) },
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/configurations/:id',
+    access: withApiKey,
+    area: 'conversations',
+    spec: 'issue 5',
+    params: ConversationIdParams,
+    body: PutConfigurationBody,
+    response: { 200: TenantConfiguration },
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/physicians/:id',
+    access: withApiKey,
+    area: 'scheduling',
+    spec: 'issue 5',
+    params: PhysicianIdParams,
+    body: PutPhysicianBody,
+    response: { 200: PhysicianEntry },
+  },
+  // ------------------------------------------ the portal's questions to the assistant (issue 4)
+  {
+    method: 'GET',
+    path: '/api/v1/requests',
+    access: withApiKey,
+    area: 'jobs',
+    spec: 'issue 4',
+    query: RequestsQuery,
+    response: { 200: RequestList },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/requests/:id/answer',
+    access: withApiKey,
+    area: 'jobs',
+    spec: 'issue 4',
+    params: RequestIdParams,
+    body: AnswerRequestBody,
+    response: { 200: AnsweredRequestView, ...errorResponses([404, 409]) },
+  },
+] as const satisfies readonly ApiV1Route[];
