@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JOB_EVENT_TYPES } from './realtime.ts';
 import { JobState, QueueName } from './jobs.ts';
+import { SUMMARY_JOB_TYPE, SUMMARY_QUEUE, SummaryJobData } from './summaries.ts';
 
 /**
  * The assistant's integration API (issue 6): `/api/v1` with API keys, a transactional outbox
@@ -58,39 +59,61 @@ export type ApiKeyIdParams = z.infer<typeof ApiKeyIdParams>;
 // Jobs (/api/v1)
 
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The realtime job types, and the clinical summary's (a job of the summary screen, not a socket). */
+const JOB_TYPES = [...JOB_EVENT_TYPES, SUMMARY_JOB_TYPE];
 const JOB_TYPE_PATTERN = new RegExp(
-  `^(${JOB_EVENT_TYPES.map(escape).join('|')}|robot-process-automation(\\.[a-z0-9-]+)+)$`,
+  `^(${JOB_TYPES.map(escape).join('|')}|robot-process-automation(\\.[a-z0-9-]+)+)$`,
 );
 
-/** Job types the portal knows how to show (spec 1 §7 incoming events). */
+/** Job types the portal knows how to show (spec 1 §7 incoming events; spec 2 §3 Summary job). */
 export const JobType = z
   .string()
   .regex(
     JOB_TYPE_PATTERN,
-    `must be one of ${JOB_EVENT_TYPES.join(', ')} or another robot-process-automation.<step> event type`,
+    `must be one of ${JOB_TYPES.join(', ')} or another robot-process-automation.<step> event type`,
   )
   .describe(
-    `${JOB_EVENT_TYPES.join(', ')}, or a robot-process-automation.<step> event type (spec 1 §7)`,
+    `${JOB_TYPES.join(', ')}, or a robot-process-automation.<step> event type (spec 1 §7). ${SUMMARY_JOB_TYPE} goes to the ${SUMMARY_QUEUE} queue, and only it`,
   );
 
 /** Body of `POST /api/v1/jobs`. */
-export const CreateJobBody = z.strictObject({
-  queue: QueueName,
-  type: JobType,
-  tenant: z.string().min(1, 'must not be empty').max(200),
-  priority: z
-    .number()
-    .int()
-    .min(-1000)
-    .max(1000)
-    .optional()
-    .describe('higher first; default 0. Jobs of equal priority go oldest first'),
-  data: z
-    .record(z.string(), z.unknown())
-    .describe(
-      'the job event data of spec 1 §3 (slotSpecification, slot, relatedSlots, lastTurn, job {purpose, exceptionLabel}, entity, portal, metadata …), sent to the technician as is',
-    ),
-});
+export const CreateJobBody = z
+  .strictObject({
+    queue: QueueName,
+    type: JobType,
+    tenant: z.string().min(1, 'must not be empty').max(200),
+    priority: z
+      .number()
+      .int()
+      .min(-1000)
+      .max(1000)
+      .optional()
+      .describe('higher first; default 0. Jobs of equal priority go oldest first'),
+    data: z
+      .union([SummaryJobData, z.record(z.string(), z.unknown())])
+      .describe(
+        `the job event data of spec 1 §3 (slotSpecification, slot, relatedSlots, lastTurn, job {purpose, exceptionLabel}, entity, portal, metadata …), sent to the technician as is; for ${SUMMARY_JOB_TYPE}, the summary job of spec 2 §3: { document {sections [{id, content, annotations [{id, start, end, code}]}], codes [{source, code {system, code, value}}]}, sourceName, sourceVersion, conversationId }`,
+      ),
+  })
+  .superRefine((body, ctx) => {
+    const summaryType = body.type === SUMMARY_JOB_TYPE;
+    if (summaryType !== (body.queue === SUMMARY_QUEUE)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: summaryType
+          ? `must be ${SUMMARY_QUEUE} for a ${SUMMARY_JOB_TYPE}`
+          : `takes only ${SUMMARY_JOB_TYPE} jobs`,
+        path: ['queue'],
+      });
+    }
+    if (summaryType) {
+      // The summary screen shows the note and its transcript: every field must be there.
+      const checked = SummaryJobData.safeParse(body.data);
+      for (const issue of checked.error?.issues ?? []) {
+        ctx.addIssue({ code: 'custom', message: issue.message, path: ['data', ...issue.path] });
+      }
+    }
+  });
 export type CreateJobBody = z.infer<typeof CreateJobBody>;
 
 /** Headers of `POST /api/v1/jobs`. */

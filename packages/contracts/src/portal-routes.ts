@@ -82,7 +82,7 @@ export const PORTAL_ROUTES = [
     label: 'Clinical Summary',
     group: 'Jobs',
     access: any('jobs:summarise:perform'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'data-preparation',

@@ -23,6 +23,11 @@ const FederatedRoute = lazy(() =>
     default: m.FederatedRoute,
   })),
 );
+const ClinicalSummaryRoute = lazy(() =>
+  import('../features/clinical-summary/routes/clinical-summary-route.tsx').then((m) => ({
+    default: m.ClinicalSummaryRoute,
+  })),
+);
 const ExceptionRoute = lazy(() =>
   import('../features/exception-desk/routes/exception-route.tsx').then((m) => ({
     default: m.ExceptionRoute,
@@ -83,6 +88,7 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   dashboard: DashboardRoute,
   federated: FederatedRoute,
   exception: ExceptionRoute,
+  'clinical-summary': ClinicalSummaryRoute,
   'entity-recognition': EntityRecognitionRoute,
   'differential-diagnosis': DifferentialDiagnosisRoute,
   'clinical-inference': ClinicalInferenceRoute,

@@ -157,6 +157,8 @@ export function createJobsRepository(db: Database) {
         /** Any of these jobs (an empty list matches none). */
         jobIds?: readonly string[];
         expiredBefore?: Date;
+        /** Only jobs of this queue (the summary screen returns its own expired leases). */
+        queue?: QueueName;
         /** Only while this technician still holds it… */
         assigneeId?: string;
         /** …in this attempt (a job handed back and taken again is another attempt). */
@@ -180,6 +182,7 @@ export function createJobsRepository(db: Database) {
           ${where.jobId ? sql`and id = ${where.jobId}` : sql``}
           ${where.jobIds ? sql`and id = any(${[...where.jobIds]}::uuid[])` : sql``}
           ${where.expiredBefore ? sql`and lease_expires_at < ${where.expiredBefore}` : sql``}
+          ${where.queue ? sql`and queue = ${where.queue}` : sql``}
           ${where.assigneeId ? sql`and assignee_id = ${where.assigneeId}` : sql``}
           ${where.attempts === undefined ? sql`` : sql`and attempts = ${where.attempts}`}
         returning *`.execute(trx);

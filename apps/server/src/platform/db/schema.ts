@@ -302,7 +302,22 @@ export interface AppointmentsTable {
   created_by_email: string;
 }
 
+/** A reviewer's version of a summary job's note (migration 017). */
+export interface SummaryReviewsTable {
+  job_id: string;
+  tenant: string;
+  conversation_id: string;
+  document: ColumnType<unknown, string, string>;
+  source_name: string;
+  source_version: string;
+  saved_by: string;
+  saved_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  sent_by: string | null;
+  sent_at: NullableTimestamp;
+}
+
 export interface DB {
+  summary_reviews: SummaryReviewsTable;
   consumers: ConsumersTable;
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
