@@ -154,7 +154,16 @@ const searchDate = z
     /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/,
     'must be a date (yyyy-MM-dd) or an ISO 8601 date-time',
   )
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'must be a real date')
+  .refine((value) => {
+    const [y = 0, m = 0, d = 0] = value.slice(0, 10).split('-').map(Number);
+    const day = new Date(Date.UTC(y, m - 1, d));
+    return (
+      day.getUTCFullYear() === y &&
+      day.getUTCMonth() === m - 1 &&
+      day.getUTCDate() === d &&
+      !Number.isNaN(Date.parse(value))
+    );
+  }, 'must be a real date')
   .optional();
 
 /** Query of `GET /internal/conversations/_search`: every filter optional, all must match. */

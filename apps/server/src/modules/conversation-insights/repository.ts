@@ -134,13 +134,20 @@ export function searchStatement(
          or lower(n.family_name) like ${prefix}
          or lower(n.given_name || ' ' || n.family_name) like ${prefix})`);
   }
+  // Conversations with the finding come first from its own index (a materialised CTE), so a rare
+  // finding is not looked for by walking every conversation newest first.
+  const found =
+    query.finding === undefined
+      ? sql``
+      : sql`with found as materialized (
+          select distinct v.conversation_id from conversation_memory_vertices v
+          where v.kind in ('finding', 'condition') and (v.presence is null or v.presence <> 'deny')
+            and (v.concept_id = ${query.finding} or lower(v.label) = ${query.finding.toLowerCase()}))`;
   if (query.finding !== undefined) {
-    where.push(sql`c.id in (
-      select v.conversation_id from conversation_memory_vertices v
-      where v.kind in ('finding', 'condition') and (v.presence is null or v.presence <> 'deny')
-        and (v.concept_id = ${query.finding} or lower(v.label) = ${query.finding.toLowerCase()}))`);
+    where.push(sql`c.id in (select conversation_id from found)`);
   }
   return sql<FoundRow>`
+    ${found}
     select c.id, c.tenant, c.consumer_id, k.given_name, k.family_name, c.holder, c.status,
            c.created_at, c.last_message_at, c.message_count
     from conversations c
