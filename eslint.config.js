@@ -31,12 +31,13 @@ const serverModuleImports = {
   'sign-in': ['./users'],
   scheduling: ['./conversations'],
   intelligence: ['./knowledge', './conversations'],
+  'conversation-insights': ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
   summaries: ['./jobs', './conversations'],
 };
 // At the top: no other module imports these.
-const serverTopModules = ['sign-in', 'intelligence', 'async-jobs'];
+const serverTopModules = ['sign-in', 'intelligence', 'async-jobs', 'conversation-insights'];
 const serverModuleZones = [
   {
     // Its tests may build rows of the modules (the outbox test of platform/db).

@@ -35,6 +35,7 @@ import exceptions from './modules/exceptions/module.ts';
 import asyncJobs from './modules/async-jobs/module.ts';
 import intelligence from './modules/intelligence/module.ts';
 import summaries from './modules/summaries/module.ts';
+import conversationInsights from './modules/conversation-insights/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(asyncJobs);
   await app.register(intelligence);
   await app.register(summaries);
+  await app.register(conversationInsights);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);

@@ -10,8 +10,11 @@ import {
 } from '../conversations.ts';
 import { ConversationDifferentialResponse } from '../intelligence.ts';
 import {
-  ClinicalSummary,
   ConversationMemory,
+  ConversationReads,
+  ConversationSearchQuery,
+  ConversationSearchResult,
+  CurrentClinicalSummary,
   DemoConversationList,
   MemoryQuery,
 } from '../conversation-insights.ts';
@@ -37,7 +40,28 @@ export const CONVERSATIONS_ROUTES = [
     spec: '2 §7, 3 §7',
     params: ConversationIdParams,
     query: MemoryQuery,
-    response: { 200: ConversationMemory },
+    headers: TenantHeaders,
+    response: { 200: ConversationMemory, ...ERROR_RESPONSES },
+  },
+  {
+    method: 'GET',
+    path: '/internal/conversations/_search',
+    access: any('patient:conversations:search'),
+    area: 'conversations',
+    spec: '1 §2 "Conversations search" (path not shown: issue 14)',
+    query: ConversationSearchQuery,
+    headers: TenantHeaders,
+    response: { 200: ConversationSearchResult, ...ERROR_RESPONSES },
+  },
+  {
+    method: 'GET',
+    path: '/internal/conversations/:id/_reads',
+    access: any('patient:conversations:read'),
+    area: 'conversations',
+    spec: 'not in the spec: who read a conversation, from the audit trail (issue 14)',
+    params: ConversationIdParams,
+    headers: TenantHeaders,
+    response: { 200: ConversationReads, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -56,7 +80,8 @@ export const CONVERSATIONS_ROUTES = [
     access: any('patient:conversations:search'),
     area: 'conversations',
     spec: '3 §7',
-    response: { 200: DemoConversationList },
+    headers: TenantHeaders,
+    response: { 200: DemoConversationList, ...ERROR_RESPONSES },
   },
   {
     method: 'GET',
@@ -75,6 +100,7 @@ export const CONVERSATIONS_ROUTES = [
     area: 'conversations',
     spec: '3 §7',
     params: ConversationIdParams,
-    response: { 200: ClinicalSummary },
+    headers: TenantHeaders,
+    response: { 200: CurrentClinicalSummary, ...ERROR_RESPONSES },
   },
 ] as const satisfies readonly ApiRoute[];
