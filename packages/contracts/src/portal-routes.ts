@@ -190,7 +190,7 @@ export const PORTAL_ROUTES = [
     label: 'User Management',
     group: 'Admin',
     access: any('users:permissions:update'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'session-management',

@@ -72,3 +72,45 @@ export type UserKeyParams = z.infer<typeof UserKeyParams>;
 
 /** BroadcastChannel the sign-in popup also announces on, for popups whose opener link was cut. */
 export const AUTH_CHANNEL = 'loopdesk-auth';
+
+/** Most users one page of `GET /internal/users` lists. */
+export const USERS_PAGE_SIZE_MAX = 100;
+
+/** Query of `GET /internal/users`: a page of every user, optionally searched. */
+export const UsersListQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('part of an email or a display name, or a whole user id'),
+  p: z.coerce
+    .number({ message: 'must be a page number' })
+    .int('must be a whole page number')
+    .min(0, 'must be 0 or more')
+    .default(0)
+    .describe('the page, from 0'),
+  s: z.coerce
+    .number({ message: 'must be a page size' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(USERS_PAGE_SIZE_MAX, `must be at most ${USERS_PAGE_SIZE_MAX}`)
+    .default(20)
+    .describe('users per page'),
+});
+export type UsersListQuery = z.infer<typeof UsersListQuery>;
+
+/** One row of the users list: who, their roles and when they last signed in. */
+export const UserListItem = ManagedUser.extend({
+  lastSignInAt: z.string().nullable().describe('ISO 8601; null when they never signed in'),
+});
+export type UserListItem = z.infer<typeof UserListItem>;
+
+/** `GET /internal/users`: a page of users, ordered by email. */
+export const UsersListResponse = z.object({
+  items: z.array(UserListItem),
+  total: z.number().int().nonnegative().describe('users matching the search, on every page'),
+  page: z.number().int().nonnegative(),
+  size: z.number().int().positive(),
+});
+export type UsersListResponse = z.infer<typeof UsersListResponse>;

@@ -6,6 +6,11 @@ export interface BusMessages {
   'jobs.available': { queues: string[] };
   /** An admin closed (or removed) a technician's sessions: the node holding them acts. */
   'sessions.close': { userId: string; remove: boolean };
+  /**
+   * An admin replaced a user's roles (committed): nodes close that user's sockets their new roles
+   * no longer allow. Their next request with an older access token gets a 401 and is refreshed.
+   */
+  'users.roles.changed': { userId: string; roles: string[] };
   /** A job left its technician without a submission (lease expiry, cancel). */
   'jobs.withdrawn': { jobIds: string[] };
   /**

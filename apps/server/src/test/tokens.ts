@@ -17,6 +17,9 @@ export async function tokenForRoles(
     photoUrl: null,
     initialRoles: [...roles],
   });
+  // An existing user gets these roles too: the guard refuses a token whose roles are not the
+  // user's roles now (an admin changed them).
+  await users.setRoles(row.id, [...roles]);
   const sessions = createSessionStore(t.database.db, {
     idleMs: 30 * 60_000,
     absoluteMs: 12 * 3_600_000,

@@ -73,6 +73,11 @@ const SessionManagementRoute = lazy(() =>
     default: m.SessionManagementRoute,
   })),
 );
+const UserManagementRoute = lazy(() =>
+  import('../features/user-management/routes/user-management-route.tsx').then((m) => ({
+    default: m.UserManagementRoute,
+  })),
+);
 const NotAvailableRoute = lazy(() =>
   import('./routes/not-available-route.tsx').then((m) => ({ default: m.NotAvailableRoute })),
 );
@@ -97,6 +102,7 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'async-task': AsyncTaskRoute,
   'async-add-task': AddTaskRoute,
   'session-management': SessionManagementRoute,
+  'user-management': UserManagementRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */

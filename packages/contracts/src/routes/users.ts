@@ -1,5 +1,13 @@
 import { any, signedIn, type ApiRoute } from './api-route.ts';
-import { ManagedUser, Me, UpdatePermissionsBody, UserKeyParams } from '../users.ts';
+import { errorResponses } from '../errors.ts';
+import {
+  ManagedUser,
+  Me,
+  UpdatePermissionsBody,
+  UserKeyParams,
+  UsersListQuery,
+  UsersListResponse,
+} from '../users.ts';
 
 /** The `/internal` routes of the users area. */
 export const USERS_ROUTES = [
@@ -28,6 +36,16 @@ export const USERS_ROUTES = [
     spec: '1 §7, 3 §7',
     params: UserKeyParams,
     body: UpdatePermissionsBody,
-    response: { 200: ManagedUser },
+    // 409: the change would leave nobody holding the admin role.
+    response: { 200: ManagedUser, ...errorResponses([409]) },
+  },
+  {
+    method: 'GET',
+    path: '/internal/users',
+    access: any('users:permissions:update'),
+    area: 'users',
+    spec: 'issue 15 (beyond the spec: every user with their roles and last sign-in)',
+    query: UsersListQuery,
+    response: { 200: UsersListResponse },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -265,8 +265,8 @@ export function createRealtimeHub(options: HubOptions) {
       return connections.size;
     },
 
-    /** For metrics (platform/metrics.ts): this node's open sockets, each with its kind. */
-    sockets: (): Iterable<Pick<Connection, 'source'>> => connections.values(),
+    /** For metrics and role changes: this node's open sockets, each with its kind and user. */
+    sockets: (): Iterable<Pick<Connection, 'source' | 'userId' | 'socket'>> => connections.values(),
   };
 }
 

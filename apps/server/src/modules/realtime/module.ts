@@ -13,6 +13,7 @@ import { createJobsRepository } from '../jobs/repository.ts';
 import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { registerSessionRoutes, registerSockets } from './routes.ts';
 import { createSessionsRepository } from './sessions-repository.ts';
+import { closeSocketsOnRoleChange } from './role-changes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,7 +52,9 @@ export default fp(
     });
     await registerSockets(app, { hub, tokens, sessions });
     hub.start();
+    const offRoleChanges = closeSocketsOnRoleChange(bus, hub);
     app.addHook('preClose', async () => {
+      offRoleChanges();
       await hub.stop();
     });
     app.decorate('hub', hub);

@@ -7,7 +7,6 @@ import {
   SOCKET_PATHS,
   type SessionSource,
 } from '@loopdesk/contracts/realtime.ts';
-import type { Privilege } from '@loopdesk/contracts/privileges.ts';
 import type { ApiRouter, RouteRequest } from '../../platform/api-routes.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { authorize, verifyAccessToken } from '../../platform/auth/guard.ts';
@@ -20,13 +19,7 @@ import { decodeUserKey } from '../users/service.ts';
 import { createUsersRepository } from '../users/repository.ts';
 import type { RealtimeHub } from './hub.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
-
-/** Privilege needed to open each socket. */
-const SOCKET_PRIVILEGE: Readonly<Record<SessionSource, Privilege>> = {
-  federated: 'jobs:federated:perform',
-  exceptions: 'jobs:exception:perform',
-  priority: 'jobs:federated:perform',
-};
+import { SOCKET_PRIVILEGE } from './role-changes.ts';
 
 /** The technician sockets: the access token travels as the sub-protocol. */
 export async function registerSockets(

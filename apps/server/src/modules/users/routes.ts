@@ -1,14 +1,15 @@
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import type { Database } from '../../platform/db/database.ts';
+import type { Bus } from '../../platform/bus.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { createUsersRepository, toManagedUser, toMe } from './repository.ts';
 import { createUsersService } from './service.ts';
 
-/** The signed-in user, and user management's read and role update. */
-export function registerUsersRoutes(api: ApiRouter, db: Database): void {
+/** The signed-in user, and user management's list, read and role update. */
+export function registerUsersRoutes(api: ApiRouter, db: Database, bus: Bus): void {
   const users = createUsersRepository(db);
-  const service = createUsersService(db);
+  const service = createUsersService(db, bus);
 
   api.route('GET /internal/users/me', async (request) => {
     const row = request.user ? await users.findById(request.user.id) : undefined;
@@ -17,6 +18,8 @@ export function registerUsersRoutes(api: ApiRouter, db: Database): void {
     }
     return toMe(row);
   });
+
+  api.route('GET /internal/users', async (request) => service.list(request.query));
 
   api.route('GET /internal/users/:userId', async (request) =>
     toManagedUser(await service.find(request.params.userId)),

@@ -131,6 +131,8 @@ describe('user management API', () => {
   });
 
   it('an annotator cannot read or change users (403, audited)', async () => {
+    // Bob's roles changed above: a token with his roles now.
+    annotator = (await tokenForRoles(t, 'bob@example.test', ['annotator', 'medical'])).token;
     const response = await t.app.inject({
       method: 'PATCH',
       url: `/internal/users/${b64(bobId)}`,

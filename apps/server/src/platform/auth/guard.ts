@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { canAccess, type Access } from '@loopdesk/contracts/privileges.ts';
-import type { Role } from '@loopdesk/contracts/privileges.ts';
+import { ROLES, type Role } from '@loopdesk/contracts/privileges.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { SessionStore } from './sessions.ts';
 import type { TokenService } from './tokens.ts';
@@ -17,6 +17,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: RequestUser | null;
   }
+}
+
+/** The 401 of an access token signed before an admin changed its user's roles. */
+export const ROLES_CHANGED_MESSAGE =
+  'Your roles changed since this access token was issued: refresh it and try again.';
+
+/** Whether the token's roles are the user's roles now (names no version knows are left out). */
+function sameRoles(current: readonly string[], claimed: readonly string[]): boolean {
+  const now = new Set(current.filter((role) => (ROLES as readonly string[]).includes(role)));
+  const then = new Set(claimed);
+  return now.size === then.size && [...now].every((role) => then.has(role));
 }
 
 /** Verifies the bearer token and the session behind it; throws a 401 saying what is wrong. */
@@ -53,10 +64,16 @@ export async function verifyAccessToken(
     throw unauthorized(verified.reason, { error: 'invalid_token' });
   }
   const { claims } = verified;
-  if (!(await sessions.isActive(claims.sid))) {
+  const roles = await sessions.activeRoles(claims.sid);
+  if (!roles) {
     throw unauthorized('The session behind this access token has ended: sign in again.', {
       error: 'invalid_token',
     });
+  }
+  // An admin changed this user's roles after the token was signed: the portal refreshes the
+  // token on a 401 and carries on with the new roles, within a request of the change.
+  if (!sameRoles(roles, claims.roles)) {
+    throw unauthorized(ROLES_CHANGED_MESSAGE, { error: 'invalid_token' });
   }
   return { id: claims.sub, email: claims.email, roles: claims.roles, sessionId: claims.sid };
 }

@@ -158,6 +158,27 @@ export function createSessionStore(db: Database, policy: SessionPolicy) {
       );
     },
 
+    /**
+     * The roles the session's user holds now, or null when the session may not be used. One read
+     * per request, like `isActive`: an access token's roles are checked against it (guard.ts).
+     */
+    async activeRoles(sessionId: string): Promise<string[] | null> {
+      const row = await db
+        .selectFrom('auth_sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.revoked_at', 's.absolute_expires_at', 's.last_refreshed_at', 'u.roles'])
+        .where('s.id', '=', sessionId)
+        .executeTakeFirst();
+      if (!row || row.revoked_at) {
+        return null;
+      }
+      const now = Date.now();
+      const live =
+        now < row.absolute_expires_at.getTime() &&
+        now - row.last_refreshed_at.getTime() <= policy.idleMs;
+      return live ? row.roles : null;
+    },
+
     async revoke(sessionId: string, reason: string): Promise<void> {
       await db
         .updateTable('auth_sessions')
