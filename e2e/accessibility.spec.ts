@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { expandAllGroups } from './support/drawer.ts';
+import { sendSummaryJob, takeSummaryJob } from './support/clinical-summary.ts';
 import { selectWithMouse, type DemoAssistant } from './support/federated.ts';
 import { disclaimerDialog, signInAs } from './support/sign-in.ts';
 import {
@@ -140,6 +141,23 @@ test('the exception desk with a conversation', async ({ page, request }) => {
   await expect(terminate).toBeHidden();
   await closeExceptionConversation(page);
   await expectNoSeriousAxeViolations(page, 'the exception desk waiting for a conversation');
+});
+
+test('the clinical summary screen with a job, its code panel, then sent', async ({
+  page,
+  request,
+}) => {
+  await signInAs(page, EVERY_ROLE);
+  await sendSummaryJob(request, 'e2e-a11y-summary');
+  await takeSummaryJob(page);
+  await expect(page.getByRole('list', { name: 'Transcript' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the clinical summary with a job');
+  await page.getByRole('button', { name: /^fever \(/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Change code' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the clinical summary code panel');
+  // Sent, so that no held job is left for the tests that follow.
+  await page.getByRole('button', { name: 'Send clinical note to physician' }).click();
+  await expect(page.getByText('Clinical note sent to the physician.')).toBeVisible();
 });
 
 test('the async dashboard and a task screen', async ({ page }) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobView } from '@loopdesk/contracts/integration.ts';
 import type { IntegrationClient } from './client.ts';
 import type { Memory, PatientScript, Phase } from './patients.ts';
+import type { FinishedIntake } from './summaries.ts';
 import {
   emrReference,
   record,
@@ -65,6 +66,8 @@ export async function runConversation(
     replyDelayMs?: number;
     /** Told when the conversation goes to the desk and when it comes back to its intake. */
     onPhase?: (phase: Phase) => void;
+    /** Told when the intake is finished, with what the technicians annotated (summaries.ts). */
+    onFinished?: (intake: FinishedIntake) => Promise<void>;
   } = {},
 ): Promise<JobView[]> {
   const conversationId = randomUUID();
@@ -202,6 +205,8 @@ export async function runConversation(
   }
   options.inbox?.forget(conversationId);
   log(`${script.name.given} ${script.name.family}: intake finished`);
+  const intake = { conversationId, tenant: script.tenant, name: script.name, extracts };
+  await options.onFinished?.(intake);
   return finished;
 }
 
@@ -215,6 +220,8 @@ export async function followFeed(
     onError(error: unknown): void;
     /** Where conversation.* events (manual replies, handbacks, ends) go. */
     inbox?: ConversationInbox;
+    /** Hears of every finished job too (the clinical notes reviewers send, summaries.ts). */
+    onSettled?: (job: JobView) => void;
   },
 ): Promise<void> {
   // Start at the end: old events belong to earlier runs.
@@ -237,6 +244,7 @@ export async function followFeed(
           event.type === 'job.dead'
         ) {
           outcomes.settle(event.data.job as JobView);
+          options.onSettled?.(event.data.job as JobView);
         } else if (event.type.startsWith('conversation.')) {
           options.inbox?.push(event);
         }

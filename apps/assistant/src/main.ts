@@ -9,6 +9,7 @@ import {
 } from './patients.ts';
 import { ConversationInbox, registerDirectory } from './handover.ts';
 import { followRequests } from './requests.ts';
+import { receiveClinicalNote, sendSummary } from './summaries.ts';
 
 /**
  * The demo assistant: a separate process that talks to Loopdesk only through the integration API.
@@ -81,6 +82,7 @@ void followFeed(client, outcomes, {
   pollMs: 1000,
   signal: stop.signal,
   onError: (error) => log(`feed: ${String(error)}`),
+  onSettled: (job) => receiveClinicalNote(job, log),
 });
 
 // The portal's questions (context menus, memory, message operations), long-polled.
@@ -105,6 +107,7 @@ const timer = setInterval(() => {
     onPhase: (phase) => {
       conversation.phase = phase;
     },
+    onFinished: (intake) => sendSummary(client, intake, log),
   })
     .catch((error: unknown) => log(`${script.id}: ${String(error)}`))
     .finally(() => {

@@ -115,13 +115,15 @@ function QueueBell({ queues }: { queues: readonly (BellQueue & { to: string })[]
         aria-expanded={anchor ? 'true' : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
-        <Badge
-          badgeContent={badge.content}
-          color={badge.content === '?' ? 'warning' : 'error'}
-          invisible={badge.content === ''}
-        >
+        {/* No badge at 0: MUI keeps an invisible badge's last number in the DOM, which would
+            contradict the button's name ('Queue sizes: 0') for screen readers. */}
+        {badge.content === '' ? (
           <NotificationsIcon />
-        </Badge>
+        ) : (
+          <Badge badgeContent={badge.content} color={badge.content === '?' ? 'warning' : 'error'}>
+            <NotificationsIcon />
+          </Badge>
+        )}
       </IconButton>
       <Menu
         id="queue-menu"
