@@ -32,10 +32,11 @@ const serverModuleImports = {
   scheduling: ['./conversations'],
   intelligence: ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
+  'data-preparation': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
 };
 // At the top: no other module imports these.
-const serverTopModules = ['sign-in', 'intelligence', 'async-jobs'];
+const serverTopModules = ['sign-in', 'intelligence', 'async-jobs', 'data-preparation'];
 const serverModuleZones = [
   {
     // Its tests may build rows of the modules (the outbox test of platform/db).
