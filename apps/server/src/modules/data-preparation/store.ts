@@ -83,7 +83,7 @@ export function createS3Store(options: {
     async put(name, bytes, contentType) {
       const request = await client.sign(urlOf(name), {
         method: 'PUT',
-        body: bytes,
+        body: bytes.slice(),
         headers: { 'content-type': contentType },
       });
       const response = await send(request);
