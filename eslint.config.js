@@ -33,11 +33,18 @@ const serverModuleImports = {
   intelligence: ['./knowledge', './conversations'],
   'conversation-insights': ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
+  'data-preparation': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
   summaries: ['./jobs', './conversations'],
 };
 // At the top: no other module imports these.
-const serverTopModules = ['sign-in', 'intelligence', 'async-jobs', 'conversation-insights'];
+const serverTopModules = [
+  'sign-in',
+  'intelligence',
+  'async-jobs',
+  'conversation-insights',
+  'data-preparation',
+];
 const serverModuleZones = [
   {
     // Its tests may build rows of the modules (the outbox test of platform/db).

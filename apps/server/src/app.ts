@@ -36,6 +36,7 @@ import asyncJobs from './modules/async-jobs/module.ts';
 import intelligence from './modules/intelligence/module.ts';
 import summaries from './modules/summaries/module.ts';
 import conversationInsights from './modules/conversation-insights/module.ts';
+import dataPreparation from './modules/data-preparation/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(intelligence);
   await app.register(summaries);
   await app.register(conversationInsights);
+  await app.register(dataPreparation);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);

@@ -171,6 +171,10 @@ export const DataPreparationJob = z.looseObject({
   preparedText: z.string().optional().describe('the prepared text, in the preparation state'),
   annotations: AnnotationSet.nullable().optional(),
   annotationsDraft: DraftAnnotationSet.nullable().optional(),
+  extraction: z
+    .lazy(() => DocumentExtraction)
+    .optional()
+    .describe('what the server read from the original (set by the server, ignored when saved)'),
 });
 export type DataPreparationJob = z.infer<typeof DataPreparationJob>;
 
@@ -301,3 +305,55 @@ export type ConceptOption = z.infer<typeof ConceptOption>;
 /** `GET /internal/data-preparation/query/{view}?q=` (spec 2 §7): the concept options. */
 export const ConceptOptionList = z.object({ results: z.array(ConceptOption) });
 export type ConceptOptionList = z.infer<typeof ConceptOptionList>;
+
+/** The two kinds of original a document may be (issue 12): a PDF, or plain UTF-8 text. */
+export const ORIGINAL_CONTENT_TYPES = ['application/pdf', 'text/plain'] as const;
+export type OriginalContentType = (typeof ORIGINAL_CONTENT_TYPES)[number];
+
+/**
+ * What the server read from an original at registration: its pages and whether it had a text
+ * layer ('Extracted Text' starts from it; a scanned PDF has none, and the screen says so).
+ */
+export const DocumentExtraction = z.object({
+  fileName: z.string(),
+  contentType: z.enum(ORIGINAL_CONTENT_TYPES),
+  bytes: z.number().int().nonnegative(),
+  pages: z.number().int().nonnegative().describe('pages of a PDF; 1 for text'),
+  textLayer: z.boolean().describe('false: a PDF without text on any page (scanned)'),
+});
+export type DocumentExtraction = z.infer<typeof DocumentExtraction>;
+
+/** The message of a PDF without a text layer (screen and API alike). */
+export const NO_TEXT_LAYER_MESSAGE =
+  'This PDF has no text layer (it is probably scanned): no text could be extracted, so type the prepared text from the document.';
+
+/**
+ * The form fields of an upload (`POST /api/v1/documents`, `POST …/data-preparation/documents`),
+ * sent as multipart/form-data before the file part; the API needs `name` and `source`.
+ */
+export const DocumentUploadFields = z.object({
+  name: z.string().trim().min(1).max(500).describe('the Document Name'),
+  source: z.string().trim().min(1).max(500).describe('the Document Source (publisher)'),
+  file: z
+    .string()
+    .meta({ format: 'binary' })
+    .describe('the document: a PDF or UTF-8 text, whatever its extension; the last part'),
+});
+
+/** The form of the screen's upload: the file alone is enough, name and source come in the form. */
+export const PortalDocumentUpload = DocumentUploadFields.partial({ name: true, source: true });
+
+/** Answer of an upload: the registered job (status REGISTERED) without its text. */
+export const RegisteredDocument = z.object({
+  key: z.string(),
+  code: z.string(),
+  displayName: z.string(),
+  status: DataPreparationStatus,
+  source: z.string().optional(),
+  extraction: DocumentExtraction,
+  message: z.string().optional().describe('set when the PDF has no text layer'),
+});
+export type RegisteredDocument = z.infer<typeof RegisteredDocument>;
+
+/** `GET …/metadata/_next`: the oldest registered job, now leased to the caller, or null. */
+export const NextDataPreparationJob = DataPreparationJob.nullable();

@@ -143,6 +143,17 @@ export const EnvSchema = z.object({
     .optional(),
   /** Addresses served /metrics without the token; loopback when unset and no token is set. */
   METRICS_ALLOW: addressList.optional(),
+  /** Largest original document an upload takes (issue 12): 50 MiB by default. */
+  DOCUMENT_MAX_BYTES: whole(1024, 2_147_483_647).default(52_428_800),
+  /** Where documents are kept (docs/data-preparation.md): PostgreSQL, or an S3-compatible store. */
+  DOCUMENT_STORE: z.enum(['postgres', 's3']).default('postgres'),
+  DOCUMENT_S3_ENDPOINT: z
+    .url({ message: 'must be the store’s URL, e.g. https://s3.eu-west-1.amazonaws.com' })
+    .optional(),
+  DOCUMENT_S3_BUCKET: z.string().min(1).optional(),
+  DOCUMENT_S3_REGION: z.string().min(1).default('us-east-1'),
+  DOCUMENT_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  DOCUMENT_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -154,6 +165,18 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
     for (const key of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']) {
       if (!source[key]) {
         problems.push(`${key}: is required when OIDC_ISSUER is set`);
+      }
+    }
+  }
+  if (source.DOCUMENT_STORE === 's3') {
+    for (const key of [
+      'DOCUMENT_S3_ENDPOINT',
+      'DOCUMENT_S3_BUCKET',
+      'DOCUMENT_S3_ACCESS_KEY_ID',
+      'DOCUMENT_S3_SECRET_ACCESS_KEY',
+    ]) {
+      if (!source[key]) {
+        problems.push(`${key}: is required when DOCUMENT_STORE is s3`);
       }
     }
   }
@@ -205,6 +228,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'ASSISTANT_WEBHOOK_SECRET',
   'DEMO_API_KEY',
   'METRICS_TOKEN',
+  'DOCUMENT_S3_SECRET_ACCESS_KEY',
 ]);
 
 /** How a bad value is quoted in the list of problems: secrets and URL passwords stay hidden. */

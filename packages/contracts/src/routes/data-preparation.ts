@@ -16,6 +16,12 @@ import {
   SaveDataPreparationJob,
 } from '../data-preparation.ts';
 import { QueueSize } from '../jobs.ts';
+import { errorResponses } from '../errors.ts';
+import {
+  NextDataPreparationJob,
+  PortalDocumentUpload,
+  RegisteredDocument,
+} from '../data-preparation.ts';
 
 /** The `/internal` routes of the data-preparation area. */
 export const DATA_PREPARATION_ROUTES = [
@@ -38,6 +44,15 @@ export const DATA_PREPARATION_ROUTES = [
     response: { 200: DataPreparationJobList },
   },
   {
+    // Not in the spec (issue 12): 'Get next job' leases the oldest registered job to the caller.
+    method: 'GET',
+    path: '/internal/data-preparation/metadata/_next',
+    access: any('jobs:preparation:perform'),
+    area: 'data-preparation',
+    spec: '2 §2',
+    response: { 200: NextDataPreparationJob },
+  },
+  {
     method: 'GET',
     path: '/internal/data-preparation/metadata/:id',
     access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
@@ -53,7 +68,7 @@ export const DATA_PREPARATION_ROUTES = [
     area: 'data-preparation',
     spec: '2 §7',
     body: SaveDataPreparationJob,
-    response: { 200: DataPreparationJob },
+    response: { 200: DataPreparationJob, ...errorResponses([403, 404, 409]) },
   },
   {
     method: 'GET',
@@ -81,7 +96,17 @@ export const DATA_PREPARATION_ROUTES = [
     spec: '2 §7',
     params: DocumentNameParams,
     body: PreparedTextFile,
-    response: { 201: DocumentReference },
+    response: { 201: DocumentReference, ...errorResponses([409]) },
+  },
+  {
+    // Not in the spec (issue 12): the screen's upload of an original, multipart/form-data.
+    method: 'POST',
+    path: '/internal/data-preparation/documents',
+    access: any('jobs:preparation:perform'),
+    area: 'data-preparation',
+    spec: '2 §2',
+    body: PortalDocumentUpload,
+    response: { 201: RegisteredDocument },
   },
   {
     method: 'GET',

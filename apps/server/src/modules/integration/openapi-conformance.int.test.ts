@@ -244,6 +244,24 @@ describe('every /api/v1 operation answers as the OpenAPI document says', () => {
     await call(physician, 400, { url: '/api/v1/physicians/dr-hale', payload: { firstName: '' } });
   });
 
+  it('documents: register a guideline (201); 400 without its source', async () => {
+    const documents = 'POST /api/v1/documents';
+    const form = async (fields: Record<string, string>) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields)) {
+        body.append(name, value);
+      }
+      body.append('file', new Blob(['Guideline text']), 'guideline.txt');
+      const request = new Request('http://localhost/', { method: 'POST', body });
+      return {
+        payload: Buffer.from(await request.arrayBuffer()),
+        headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      };
+    };
+    await call(documents, 201, await form({ name: 'Guideline', source: 'A guideline body' }));
+    await call(documents, 400, await form({ name: 'Guideline' }));
+  });
+
   it('every operation: 401 without a key; 413 and 415 for a body too large or not JSON', async () => {
     for (const [operationKey, operation] of operations) {
       await call(operationKey, 401, { auth: null });

@@ -44,6 +44,7 @@ const API_TAGS: Record<string, string> = {
   requests: "The portal's questions to the assistant: read them, answer them",
   conversations: 'Conversations of the exception desk, their messages and handovers',
   scheduling: 'The physician directory the desk schedules with',
+  documents: 'Guideline documents registered for data preparation',
 };
 
 /**

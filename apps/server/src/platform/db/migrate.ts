@@ -15,6 +15,7 @@ import * as webhookTarget from './migrations/014-webhook-target.ts';
 import * as webhookPerNode from './migrations/015-webhook-per-node.ts';
 import * as asyncTaskDraft from './migrations/016-async-task-draft.ts';
 import * as summaryReviews from './migrations/017-summary-reviews.ts';
+import * as dataPreparation from './migrations/018-data-preparation.ts';
 import * as conversationMemory from './migrations/019-conversation-memory.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-webhook-per-node': webhookPerNode,
   '016-async-task-draft': asyncTaskDraft,
   '017-summary-reviews': summaryReviews,
+  '018-data-preparation': dataPreparation,
   '019-conversation-memory': conversationMemory,
 };
 
