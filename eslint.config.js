@@ -33,6 +33,7 @@ const serverModuleImports = {
   intelligence: ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
+  system: [],
 };
 // At the top: no other module imports these.
 const serverTopModules = ['sign-in', 'intelligence', 'async-jobs'];
