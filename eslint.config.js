@@ -36,6 +36,7 @@ const serverModuleImports = {
   'data-preparation': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
   summaries: ['./jobs', './conversations'],
+  system: [],
 };
 // At the top: no other module imports these.
 const serverTopModules = [

@@ -37,6 +37,7 @@ import intelligence from './modules/intelligence/module.ts';
 import summaries from './modules/summaries/module.ts';
 import conversationInsights from './modules/conversation-insights/module.ts';
 import dataPreparation from './modules/data-preparation/module.ts';
+import system from './modules/system/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(summaries);
   await app.register(conversationInsights);
   await app.register(dataPreparation);
+  await app.register(system);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);

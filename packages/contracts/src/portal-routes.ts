@@ -208,7 +208,7 @@ export const PORTAL_ROUTES = [
     label: 'EMR Check',
     group: 'Sysadmin',
     access: any('system:administration:health_check'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'redis',
@@ -217,7 +217,7 @@ export const PORTAL_ROUTES = [
     label: 'Redis',
     group: 'Sysadmin',
     access: any('system:redis:all'),
-    status: 'later',
+    status: 'built',
   },
 ] as const satisfies readonly PortalRoute[];
 

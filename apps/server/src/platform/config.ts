@@ -67,6 +67,37 @@ const addressList = z
 
 const optionalUrl = z.union([z.literal(''), z.url({ message: 'must be a full URL' })]).default('');
 
+/** A tenant's EMR: the built-in record store, a FHIR R4 server, or none. */
+export type EmrServer =
+  { kind: 'builtin' } | { kind: 'fhir-r4'; baseUrl: string } | { kind: 'none' };
+
+/**
+ * `EMR_SERVERS`: comma-separated `tenant=builtin`, `tenant=none` or `tenant=https://fhir.example/r4`
+ * (a FHIR R4 server's base URL). Tenants not named use the built-in record store.
+ */
+function parseEmrServers(text: string, ctx: z.RefinementCtx): Map<string, EmrServer> {
+  const servers = new Map<string, EmrServer>();
+  for (const item of text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
+    const at = item.indexOf('=');
+    const tenant = at > 0 ? item.slice(0, at).trim() : '';
+    const value = at > 0 ? item.slice(at + 1).trim() : '';
+    if (value === 'builtin' || value === 'none') {
+      servers.set(tenant, { kind: value });
+    } else if (tenant && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)) {
+      servers.set(tenant, { kind: 'fhir-r4', baseUrl: value.replace(/\/+$/, '') });
+    } else {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${item}' must be tenant=builtin, tenant=none or tenant=<http(s) URL of a FHIR R4 server>`,
+      });
+    }
+  }
+  return servers;
+}
+
 /** Every environment variable the server reads. README's configuration table lists the same. */
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -109,6 +140,11 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^ldk_[0-9a-f]{8}_[A-Za-z0-9_-]{20,200}$/, 'must be an API key ldk_<8 hex>_<secret>')
     .optional(),
+  EMR_SERVERS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => parseEmrServers(text, ctx)),
+  EMR_TIMEOUT_SECONDS: seconds(0.05).default(5),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')

@@ -78,6 +78,14 @@ const UserManagementRoute = lazy(() =>
     default: m.UserManagementRoute,
   })),
 );
+const SystemHealthRoute = lazy(() =>
+  import('../features/system/routes/system-health-route.tsx').then((m) => ({
+    default: m.SystemHealthRoute,
+  })),
+);
+const RedisRoute = lazy(() =>
+  import('../features/system/routes/redis-route.tsx').then((m) => ({ default: m.RedisRoute })),
+);
 const NotAvailableRoute = lazy(() =>
   import('./routes/not-available-route.tsx').then((m) => ({ default: m.NotAvailableRoute })),
 );
@@ -103,6 +111,8 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'async-add-task': AddTaskRoute,
   'session-management': SessionManagementRoute,
   'user-management': UserManagementRoute,
+  'system-health': SystemHealthRoute,
+  redis: RedisRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */

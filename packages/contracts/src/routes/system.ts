@@ -1,5 +1,6 @@
 import { any, type ApiRoute } from './api-route.ts';
-import { EmrTestResult, RedisStatsResponse } from '../system.ts';
+import { errorResponses } from '../errors.ts';
+import { EmrTestHeaders, EmrTestResult, RedisStatsQuery, RedisStatsResponse } from '../system.ts';
 
 /** The `/internal` routes of the system area. */
 export const SYSTEM_ROUTES = [
@@ -9,7 +10,9 @@ export const SYSTEM_ROUTES = [
     access: any('system:administration:health_check'),
     area: 'system',
     spec: '1 §7, 3 §7',
-    response: { 200: EmrTestResult },
+    headers: EmrTestHeaders,
+    // 404: the tenant has no EMR; 502/504: its FHIR server could not be reached in time.
+    response: { 200: EmrTestResult, ...errorResponses([404, 502, 503, 504]) },
   },
   {
     method: 'GET',
@@ -17,6 +20,8 @@ export const SYSTEM_ROUTES = [
     access: any('system:redis:all'),
     area: 'system',
     spec: '3 §7',
-    response: { 200: RedisStatsResponse },
+    query: RedisStatsQuery,
+    // 503: REDIS_URL is set but Redis did not answer.
+    response: { 200: RedisStatsResponse, ...errorResponses([503]) },
   },
 ] as const satisfies readonly ApiRoute[];
