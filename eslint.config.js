@@ -33,6 +33,8 @@ const serverModuleImports = {
   intelligence: ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
+  messaging: ['./jobs', './conversations'],
+  'deep-links': ['./conversations'],
 };
 // At the top: no other module imports these.
 const serverTopModules = ['sign-in', 'intelligence', 'async-jobs'];

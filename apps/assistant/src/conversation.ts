@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobView } from '@loopdesk/contracts/integration.ts';
+import type { JobView, OutboxEvent } from '@loopdesk/contracts/integration.ts';
 import type { IntegrationClient } from './client.ts';
 import type { Memory, PatientScript, Phase } from './patients.ts';
 import {
@@ -215,6 +215,8 @@ export async function followFeed(
     onError(error: unknown): void;
     /** Where conversation.* events (manual replies, handbacks, ends) go. */
     inbox?: ConversationInbox;
+    /** Hears every event too (messaging.ts). */
+    onEvent?(event: OutboxEvent): void;
   },
 ): Promise<void> {
   // Start at the end: old events belong to earlier runs.
@@ -231,6 +233,7 @@ export async function followFeed(
       const page = await client.events(cursor, 500);
       cursor = page.nextCursor;
       for (const event of page.events) {
+        options.onEvent?.(event);
         if (
           event.type === 'job.completed' ||
           event.type === 'job.cancelled' ||

@@ -34,6 +34,8 @@ import workbench from './modules/workbench/module.ts';
 import exceptions from './modules/exceptions/module.ts';
 import asyncJobs from './modules/async-jobs/module.ts';
 import intelligence from './modules/intelligence/module.ts';
+import messaging from './modules/messaging/module.ts';
+import deepLinks from './modules/deep-links/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -111,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exceptions);
   await app.register(asyncJobs);
   await app.register(intelligence);
+  await app.register(messaging);
+  await app.register(deepLinks);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);

@@ -68,6 +68,21 @@ const SessionManagementRoute = lazy(() =>
     default: m.SessionManagementRoute,
   })),
 );
+const DirectMessagingRoute = lazy(() =>
+  import('../features/messaging/routes/direct-messaging-route.tsx').then((m) => ({
+    default: m.DirectMessagingRoute,
+  })),
+);
+const PushBroadcastRoute = lazy(() =>
+  import('../features/push/routes/push-broadcast-route.tsx').then((m) => ({
+    default: m.PushBroadcastRoute,
+  })),
+);
+const DeepLinkGeneratorRoute = lazy(() =>
+  import('../features/deep-links/routes/deep-link-generator-route.tsx').then((m) => ({
+    default: m.DeepLinkGeneratorRoute,
+  })),
+);
 const NotAvailableRoute = lazy(() =>
   import('./routes/not-available-route.tsx').then((m) => ({ default: m.NotAvailableRoute })),
 );
@@ -91,6 +106,9 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'async-task': AsyncTaskRoute,
   'async-add-task': AddTaskRoute,
   'session-management': SessionManagementRoute,
+  'direct-messaging': DirectMessagingRoute,
+  'push-broadcast': PushBroadcastRoute,
+  'deep-link-generator': DeepLinkGeneratorRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */
