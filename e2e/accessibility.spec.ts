@@ -201,6 +201,7 @@ test('push broadcast under review, and a telehealth deep link with its QR code',
   page,
   request,
 }) => {
+  test.setTimeout(120_000);
   await signInAs(page, EVERY_ROLE);
   await openScreen(page, '/communication/push', 'Push Broadcast');
   await page.getByRole('textbox', { name: 'Title' }).fill('Clinic closed on Friday');
