@@ -37,6 +37,8 @@ const serverModuleImports = {
   workbench: ['./jobs', './integration/api-keys.ts'],
   summaries: ['./jobs', './conversations'],
   system: [],
+  messaging: ['./jobs', './conversations'],
+  'deep-links': ['./conversations'],
 };
 // At the top: no other module imports these.
 const serverTopModules = [

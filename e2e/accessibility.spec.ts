@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
+import { E2E_API_KEY } from './support/assistant.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { expandAllGroups } from './support/drawer.ts';
 import { sendSummaryJob, takeSummaryJob } from './support/clinical-summary.ts';
@@ -212,6 +213,36 @@ test('the test tools with results', async ({ page }) => {
     page.getByRole('table', { name: 'Differential Diagnosis Prediction' }).getByRole('row').nth(1),
   ).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'clinical inference with a prediction');
+});
+
+test('push broadcast under review, and a telehealth deep link with its QR code', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await signInAs(page, EVERY_ROLE);
+  await openScreen(page, '/communication/push', 'Push Broadcast');
+  await page.getByRole('textbox', { name: 'Title' }).fill('Clinic closed on Friday');
+  await page
+    .getByRole('textbox', { name: 'Content' })
+    .fill('The clinic is closed this Friday for staff training.');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const review = page.getByRole('dialog', { name: 'Review push notification' });
+  await expect(review).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the push review dialog');
+  await review.getByRole('button', { name: 'Cancel' }).click();
+
+  // A conversation to link to, registered as the assistant would.
+  await request.put('/api/v1/conversations/a11y-deep-link', {
+    headers: { authorization: `Bearer ${E2E_API_KEY}` },
+    data: { tenant: 'acme-clinic', consumer: { id: 'a11y-patient', name: { given: 'Ivy' } } },
+  });
+  await openScreen(page, '/deep-link-generator', 'Deep Link Generator');
+  await page.getByRole('radio', { name: 'A conversation' }).check();
+  await page.getByRole('textbox', { name: 'Conversation id' }).fill('a11y-deep-link');
+  await page.getByRole('button', { name: 'Generate link' }).click();
+  await expect(page.getByRole('img', { name: 'QR code of the link' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the deep link generator with a link');
 });
 
 test('the knowledge-graph inspector with a graph', async ({ page }) => {

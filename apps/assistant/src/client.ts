@@ -10,12 +10,8 @@ import type {
 } from '@loopdesk/contracts/conversations.ts';
 import type { PutPhysicianBody } from '@loopdesk/contracts/scheduling.ts';
 
-/** The assistant's only door into Loopdesk: the integration API over HTTP. */
-export function createIntegrationClient(
-  baseUrl: string,
-  apiKey: string,
-  fetchImpl: typeof fetch = fetch,
-) {
+/** One call of the integration API: JSON in and out, an error for any non-2xx answer. */
+export function createApiCaller(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch) {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   async function call<T>(
     method: string,
@@ -34,6 +30,18 @@ export function createIntegrationClient(
     }
     return JSON.parse(text) as T;
   }
+  return call;
+}
+
+export type ApiCaller = ReturnType<typeof createApiCaller>;
+
+/** The assistant's only door into Loopdesk: the integration API over HTTP. */
+export function createIntegrationClient(
+  baseUrl: string,
+  apiKey: string,
+  fetchImpl: typeof fetch = fetch,
+) {
+  const call = createApiCaller(baseUrl, apiKey, fetchImpl);
   return {
     /** Creates a job; the idempotency key makes a retry safe. */
     createJob(job: CreateJobBody, idempotencyKey: string): Promise<JobView> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobView } from '@loopdesk/contracts/integration.ts';
+import type { JobView, OutboxEvent } from '@loopdesk/contracts/integration.ts';
 import type { IntegrationClient } from './client.ts';
 import type { Memory, PatientScript, Phase } from './patients.ts';
 import type { FinishedIntake } from './summaries.ts';
@@ -222,6 +222,8 @@ export async function followFeed(
     inbox?: ConversationInbox;
     /** Hears of every finished job too (the clinical notes reviewers send, summaries.ts). */
     onSettled?: (job: JobView) => void;
+    /** Hears every event too (messaging.ts). */
+    onEvent?(event: OutboxEvent): void;
   },
 ): Promise<void> {
   // Start at the end: old events belong to earlier runs.
@@ -238,6 +240,7 @@ export async function followFeed(
       const page = await client.events(cursor, 500);
       cursor = page.nextCursor;
       for (const event of page.events) {
+        options.onEvent?.(event);
         if (
           event.type === 'job.completed' ||
           event.type === 'job.cancelled' ||

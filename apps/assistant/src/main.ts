@@ -1,4 +1,4 @@
-import { createIntegrationClient } from './client.ts';
+import { createApiCaller, createIntegrationClient } from './client.ts';
 import { followFeed, MEMORIES, Outcomes, runConversation } from './conversation.ts';
 import {
   demoRotation,
@@ -10,6 +10,7 @@ import {
 import { ConversationInbox, registerDirectory } from './handover.ts';
 import { followRequests } from './requests.ts';
 import { receiveClinicalNote, sendSummary } from './summaries.ts';
+import { DemoPatients, registerMessagingPatients } from './messaging.ts';
 
 /**
  * The demo assistant: a separate process that talks to Loopdesk only through the integration API.
@@ -76,9 +77,18 @@ async function waitForServer(): Promise<void> {
 await waitForServer();
 // The clinic's physicians and tenant configurations, for the exception desk (issue 5).
 await registerDirectory(client).catch((error: unknown) => log(`directory: ${String(error)}`));
+// Direct messaging and push (issue 15): demo patients staff can message.
+const call = createApiCaller(baseUrl, apiKey);
+await registerMessagingPatients(call).then(
+  () => log('messaging: demo patients registered'),
+  (error: unknown) => log(`messaging: ${String(error)}`),
+);
+const demoPatients = new DemoPatients(call, { replyDelayMs, log });
 log(`connected to ${baseUrl}; ${perMinute} conversations a minute, at most ${maxOpen} open`);
 void followFeed(client, outcomes, {
   inbox,
+  onEvent: (event) =>
+    void demoPatients.handle(event).catch((error: unknown) => log(`messaging: ${String(error)}`)),
   pollMs: 1000,
   signal: stop.signal,
   onError: (error) => log(`feed: ${String(error)}`),

@@ -38,6 +38,8 @@ import summaries from './modules/summaries/module.ts';
 import conversationInsights from './modules/conversation-insights/module.ts';
 import dataPreparation from './modules/data-preparation/module.ts';
 import system from './modules/system/module.ts';
+import messaging from './modules/messaging/module.ts';
+import deepLinks from './modules/deep-links/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -119,6 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(conversationInsights);
   await app.register(dataPreparation);
   await app.register(system);
+  await app.register(messaging);
+  await app.register(deepLinks);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);

@@ -178,6 +178,12 @@ export const OUTBOX_EVENT_TYPES = [
   'conversation.reply',
   'conversation.handedback',
   'conversation.ended',
+  // Direct messaging and push (issue 15): a staff message for the patient, a thread archived, a
+  // push broadcast to fan out, a test push to one patient (packages/contracts/src/messaging.ts).
+  'message.sent',
+  'thread.archived',
+  'notification.broadcast',
+  'notification.test',
 ] as const;
 export const OutboxEventType = z.enum(OUTBOX_EVENT_TYPES);
 export type OutboxEventType = z.infer<typeof OutboxEventType>;
@@ -187,11 +193,11 @@ export const OutboxEvent = z.object({
   cursor: z.string().describe('position in the feed, `{transaction}_{sequence}`'),
   id: z.uuid().describe('event id: the webhook-id header, and the idempotency key of a delivery'),
   type: OutboxEventType,
-  jobId: z.uuid().nullable().describe('the job of a job.* event; null for conversation.* events'),
+  jobId: z.uuid().nullable().describe('the job of a job.* event; null for the others'),
   conversationId: z
     .string()
     .nullable()
-    .describe('the conversation of a conversation.* event; null for job.* events'),
+    .describe('the conversation of a conversation.* event; null for the others'),
   data: z
     .record(z.string(), z.unknown())
     .describe(

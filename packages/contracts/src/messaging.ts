@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { MessageDirection, PersonSummary } from './conversations.ts';
+import {
+  ExternalId,
+  ExternalReference,
+  MessageDirection,
+  PersonName,
+  PersonSummary,
+} from './conversations.ts';
 
 /**
  * Direct messaging with customers in threads (spec 3 §2 "Direct messaging", §3 "Thread", "Thread
@@ -100,3 +106,70 @@ export const SendThreadMessageBody = z.object({
   }),
 });
 export type SendThreadMessageBody = z.input<typeof SendThreadMessageBody>;
+
+/** The spec's messages of direct messaging (3 §8), verbatim; `{error}` is the failure's text. */
+export const MESSAGING_MESSAGES = {
+  openThreadExists: 'There are one or more open messaging threads. Please close it to continue.',
+  startFailed: 'Error trying to start a direct messaging thread. {error}',
+  archiveFailed: 'Error trying to archive thread. {error}',
+  customerLookupFailed: 'Error retrieving customer information - {error}',
+  threadsLoadFailed: 'Error loading your open threads. ',
+  messagesLoadFailed: 'Error loading your open thread messages, try again later. ',
+  userLoadFailed: 'Error loading user. ',
+  sendFailed: 'Error sending message please try again later - {error}',
+} as const;
+
+/** How often the direct messaging screen asks for new threads and messages (not in the spec). */
+export const MESSAGING_POLL_MS = 5000;
+
+// ---------------------------------------------------------------------------------------------
+// Integration API (/api/v1): the assistant registers patients, delivers staff messages (from the
+// outbox events below) and brings back the patients' replies.
+
+/** Params of `/api/v1/consumers/{id}`. */
+export const ConsumerIdParams = z.object({ id: ExternalId });
+export type ConsumerIdParams = z.infer<typeof ConsumerIdParams>;
+
+/** Body of `PUT /api/v1/consumers/{id}`: registers (or updates) a patient staff may message. */
+export const PutConsumerBody = z.strictObject({
+  tenant: z.string().min(1, 'must not be empty').max(200),
+  name: PersonName,
+  email: z.email({ message: 'must be an email address' }),
+  externalReferences: z.array(ExternalReference).max(20).default([]),
+});
+export type PutConsumerBody = z.input<typeof PutConsumerBody>;
+
+/** Answer of `PUT /api/v1/consumers/{id}`. */
+export const ConsumerRegistered = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  name: z.object({ given: z.string(), family: z.string() }),
+  email: z.string(),
+});
+export type ConsumerRegistered = z.infer<typeof ConsumerRegistered>;
+
+/** Params of `/api/v1/threads/{id}/…`. */
+export const ThreadParams = z.object({ id: z.uuid({ message: 'must be a thread id (a UUID)' }) });
+export type ThreadParams = z.infer<typeof ThreadParams>;
+
+/**
+ * Body of `POST /api/v1/threads/{id}/messages`: the patient's reply (IN). The patient has read the
+ * staff messages before it, so they stop counting in `unreadOut`.
+ */
+export const PatientReplyBody = z.strictObject({
+  id: ExternalId.describe('your message id; sending the same id again is a safe retry'),
+  content: messageText,
+});
+export type PatientReplyBody = z.input<typeof PatientReplyBody>;
+
+/** The thread as an outbox event carries it. */
+export const ThreadRef = z.object({ id: z.string(), customerId: z.string() });
+export type ThreadRef = z.infer<typeof ThreadRef>;
+
+/** `data` of the `message.sent` event: a staff message to deliver to the patient. */
+export const MessageSentData = z.object({ thread: ThreadRef, message: ThreadMessage });
+export type MessageSentData = z.infer<typeof MessageSentData>;
+
+/** `data` of the `thread.archived` event. */
+export const ThreadArchivedData = z.object({ thread: ThreadRef, archivedOn: isoDate });
+export type ThreadArchivedData = z.infer<typeof ThreadArchivedData>;

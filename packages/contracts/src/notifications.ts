@@ -64,3 +64,45 @@ export const NotificationQueued = z.looseObject({
   id: z.string().describe('the queued notification'),
 });
 export type NotificationQueued = z.infer<typeof NotificationQueued>;
+
+/** The spec's messages of push broadcast (3 §8), verbatim; `{error}` is the failure's text. */
+export const PUSH_MESSAGES = {
+  queued: 'Success the notification has been queued.',
+  unable: 'We were unable to send out the push notification.',
+  error: 'Error trying to queue. Try again. If the problem persists contact support. {error}',
+} as const;
+
+/** `data` of the `notification.broadcast` and `notification.test` outbox events. */
+export const NotificationEventData = z.object({
+  notification: z.object({
+    id: z.string(),
+    kind: z.enum(['broadcast', 'test']),
+    consumerId: z.string().nullable().describe('the one patient of a test send; null: everyone'),
+    type: z.literal(PUSH_NOTIFICATION_TYPE),
+    purpose: z.literal(ANNOUNCEMENT_PURPOSE),
+    title: z.string(),
+    content: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
+});
+export type NotificationEventData = z.infer<typeof NotificationEventData>;
+
+/** Params of `/api/v1/notifications/{id}/receipt`. */
+export const NotificationParams = z.object({
+  id: z.uuid({ message: 'must be a notification id (a UUID)' }),
+});
+export type NotificationParams = z.infer<typeof NotificationParams>;
+
+/** Body of `POST /api/v1/notifications/{id}/receipt`: the assistant fanned it out to devices. */
+export const NotificationReceiptBody = z.strictObject({
+  devices: z.number().int().min(0).max(100_000_000).describe('devices it reached'),
+});
+export type NotificationReceiptBody = z.infer<typeof NotificationReceiptBody>;
+
+/** Answer of the receipt. */
+export const NotificationReceipt = z.object({
+  id: z.string(),
+  devices: z.number().int(),
+  deliveredOn: z.string(),
+});
+export type NotificationReceipt = z.infer<typeof NotificationReceipt>;

@@ -145,7 +145,7 @@ export const PORTAL_ROUTES = [
     label: 'Direct Messaging',
     group: 'Conversations',
     access: any('patient:communication:all'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'push-broadcast',
@@ -154,7 +154,7 @@ export const PORTAL_ROUTES = [
     label: 'Push Broadcast',
     group: 'Conversations',
     access: any('patient:communication:all'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'scheduling',
@@ -172,7 +172,7 @@ export const PORTAL_ROUTES = [
     label: 'Deep Link Generator',
     group: 'Conversations',
     access: any('patient:appointments:create'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'inspect-graph',

@@ -190,6 +190,14 @@ export const EnvSchema = z.object({
   DOCUMENT_S3_REGION: z.string().min(1).default('us-east-1'),
   DOCUMENT_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   DOCUMENT_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Push broadcasts to every patient the whole portal may queue in an hour (issue 15). */
+  PUSH_BROADCASTS_PER_HOUR: whole(1, 10_000).default(5),
+  /** Test pushes one member of staff may send in an hour (issue 15). */
+  PUSH_TESTS_PER_HOUR: whole(1, 10_000).default(30),
+  /** Signs telehealth deep links (HMAC-SHA256); derived from the session secret when unset. */
+  DEEP_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Where a telehealth deep link opens (the patient app); the token is added as `?token=`. */
+  DEEP_LINK_BASE_URL: optionalUrl,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -265,6 +273,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'DEMO_API_KEY',
   'METRICS_TOKEN',
   'DOCUMENT_S3_SECRET_ACCESS_KEY',
+  'DEEP_LINK_SECRET',
 ]);
 
 /** How a bad value is quoted in the list of problems: secrets and URL passwords stay hidden. */

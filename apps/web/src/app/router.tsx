@@ -85,6 +85,20 @@ const SystemHealthRoute = lazy(() =>
 );
 const RedisRoute = lazy(() =>
   import('../features/system/routes/redis-route.tsx').then((m) => ({ default: m.RedisRoute })),
+const DirectMessagingRoute = lazy(() =>
+  import('../features/messaging/routes/direct-messaging-route.tsx').then((m) => ({
+    default: m.DirectMessagingRoute,
+  })),
+);
+const PushBroadcastRoute = lazy(() =>
+  import('../features/push/routes/push-broadcast-route.tsx').then((m) => ({
+    default: m.PushBroadcastRoute,
+  })),
+);
+const DeepLinkGeneratorRoute = lazy(() =>
+  import('../features/deep-links/routes/deep-link-generator-route.tsx').then((m) => ({
+    default: m.DeepLinkGeneratorRoute,
+  })),
 );
 const NotAvailableRoute = lazy(() =>
   import('./routes/not-available-route.tsx').then((m) => ({ default: m.NotAvailableRoute })),
@@ -113,6 +127,9 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'user-management': UserManagementRoute,
   'system-health': SystemHealthRoute,
   redis: RedisRoute,
+  'direct-messaging': DirectMessagingRoute,
+  'push-broadcast': PushBroadcastRoute,
+  'deep-link-generator': DeepLinkGeneratorRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */

@@ -24,6 +24,8 @@ export interface RequestOptions<T = unknown> {
   /** Treat any other success status as a failure (e.g. queue sizes accept only 200). */
   expectStatus?: number;
   signal?: AbortSignal;
+  /** Hears the successful response, for what its headers say (e.g. a Location). */
+  onResponse?: (response: Response) => void;
 }
 
 function urlOf(path: string, query: RequestOptions['query']): string {
@@ -92,6 +94,7 @@ export async function apiRequest<T = unknown>(
   if (options.expectStatus !== undefined && response.status !== options.expectStatus) {
     throw new HttpError(response.status, undefined, response.statusText);
   }
+  options.onResponse?.(response);
   const text = response.status === 204 ? '' : await response.text();
   const data: unknown = text ? JSON.parse(text) : undefined;
   return options.schema ? options.schema.parse(data) : (data as T);

@@ -1,4 +1,5 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { errorResponses } from '../errors.ts';
 import {
   ArchivedThread,
   NoBody,
@@ -11,6 +12,7 @@ import {
   ThreadMessage,
   ThreadMessageList,
 } from '../messaging.ts';
+import { CreateDeepLinkBody, DeepLink } from '../deep-links.ts';
 
 /** The `/internal` routes of the messaging area. */
 export const MESSAGING_ROUTES = [
@@ -29,7 +31,7 @@ export const MESSAGING_ROUTES = [
     area: 'messaging',
     spec: '3 §7',
     body: StartThreadBody,
-    response: { 201: StartedThread },
+    response: { 201: StartedThread, ...errorResponses([403, 404, 409]) },
   },
   {
     method: 'DELETE',
@@ -39,7 +41,7 @@ export const MESSAGING_ROUTES = [
     spec: '3 §7',
     params: ThreadIdParams,
     body: NoBody,
-    response: { 200: ArchivedThread },
+    response: { 200: ArchivedThread, ...errorResponses([409]) },
   },
   {
     method: 'GET',
@@ -58,7 +60,7 @@ export const MESSAGING_ROUTES = [
     spec: '3 §7',
     params: ThreadIdParams,
     body: SendThreadMessageBody,
-    response: { 201: ThreadMessage },
+    response: { 201: ThreadMessage, ...errorResponses([409]) },
   },
   {
     method: 'PATCH',
@@ -68,6 +70,16 @@ export const MESSAGING_ROUTES = [
     spec: '3 §7',
     params: ThreadIdParams,
     body: NoBody,
-    response: { 200: Thread },
+    response: { 200: Thread, ...errorResponses([409]) },
+  },
+  {
+    // Not in the spec (it names the /deep-link-generator screen only): docs/deep-links.md.
+    method: 'POST',
+    path: '/internal/deep-links',
+    access: any('patient:appointments:create'),
+    area: 'messaging',
+    spec: '1 §2, 3 §2 (screen named only)',
+    body: CreateDeepLinkBody,
+    response: { 201: DeepLink, ...errorResponses([404]) },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,4 +1,5 @@
 import { any, type ApiRoute } from './api-route.ts';
+import { errorResponses } from '../errors.ts';
 import { ConversationIdParams } from '../conversations.ts';
 import { BroadcastBody, CommunicationTestBody, NotificationQueued } from '../notifications.ts';
 
@@ -12,7 +13,7 @@ export const NOTIFICATIONS_ROUTES = [
     spec: '3 §7',
     params: ConversationIdParams,
     body: CommunicationTestBody,
-    response: { 202: NotificationQueued },
+    response: { 202: NotificationQueued, ...errorResponses([429]) },
   },
   {
     method: 'POST',
@@ -21,6 +22,6 @@ export const NOTIFICATIONS_ROUTES = [
     area: 'notifications',
     spec: '3 §7',
     body: BroadcastBody,
-    response: { 202: NotificationQueued },
+    response: { 202: NotificationQueued, ...errorResponses([429]) },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -296,6 +296,78 @@ describe('every /api/v1 operation answers as the OpenAPI document says', () => {
     }
   });
 
+  it('patient communication: consumers, thread replies, push receipts and deep links; their errors', async () => {
+    // Issue 15: the assistant registers a patient staff may message, brings back replies, reports
+    // push receipts and checks telehealth links.
+    const consumer = 'PUT /api/v1/consumers/{id}';
+    const patient = { tenant: 'acme-clinic', name: { given: 'Sam' }, email: 'sam@patients.test' };
+    await call(consumer, 200, { url: '/api/v1/consumers/demo-sam', payload: patient });
+    await call(consumer, 409, {
+      url: '/api/v1/consumers/demo-sam',
+      payload: { ...patient, tenant: 'other-clinic' },
+    });
+    await call(consumer, 400, { url: '/api/v1/consumers/demo-sam', payload: { tenant: '' } });
+
+    const medical = (await tokenForRoles(t, 'meera@example.test', ['medical'])).token;
+    const staff = (url: string, payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${medical}` },
+        payload,
+      });
+    const thread = (
+      await staff('/internal/messaging/groups/_upsert', {
+        content: 'Your results are in.',
+        customer: { system: 'email', code: 'id', value: 'sam@patients.test' },
+      })
+    ).json();
+    const reply = 'POST /api/v1/threads/{id}/messages';
+    const url = `/api/v1/threads/${thread.id}/messages`;
+    await call(reply, 201, { url, payload: { id: 'r-1', content: 'Thanks' } });
+    await call(reply, 200, { url, payload: { id: 'r-1', content: 'Thanks' } });
+    await call(reply, 404, { payload: { id: 'r-2', content: 'Thanks' } });
+    await call(reply, 400, { url, payload: { id: 'r-2', content: '  ' } });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/internal/messaging/groups/${thread.id}`,
+      headers: { authorization: `Bearer ${medical}` },
+    });
+    await call(reply, 409, { url, payload: { id: 'r-3', content: 'Hello?' } });
+
+    const queued = (
+      await staff('/internal/consumers/demo-sam/communications/_test', { medium: 'push' })
+    ).json();
+    const receipt = 'POST /api/v1/notifications/{id}/receipt';
+    await call(receipt, 200, {
+      url: `/api/v1/notifications/${queued.id}/receipt`,
+      payload: { devices: 1 },
+    });
+    await call(receipt, 404, { payload: { devices: 1 } });
+    await call(receipt, 400, {
+      url: `/api/v1/notifications/${queued.id}/receipt`,
+      payload: { devices: -1 },
+    });
+
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/conversations/conv-deep-link',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { tenant: 'acme-clinic', consumer: { id: 'demo-sam', name: { given: 'Sam' } } },
+    });
+    const link = (
+      await staff('/internal/deep-links', {
+        purpose: 'telehealth.conversation',
+        conversationId: 'conv-deep-link',
+        expiresInMinutes: 60,
+      })
+    ).json();
+    const verify = 'POST /api/v1/deep-links/_verify';
+    await call(verify, 200, { payload: { token: link.token, purpose: 'telehealth.conversation' } });
+    await call(verify, 403, { payload: { token: link.token, purpose: 'telehealth.appointment' } });
+    await call(verify, 400, { payload: { token: link.token } });
+  });
+
   describe('429 and 500, on a server of their own', () => {
     let limited: TestApp;
     beforeAll(async () => {

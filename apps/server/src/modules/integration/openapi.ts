@@ -28,9 +28,10 @@ const INTERNAL_TAGS: Record<string, string> = {
   intelligence: 'Knowledge base, search and suggestions',
   integration: 'The integration API, seen from the portal',
   jobs: 'Jobs of the technicians: read, requeue, dead jobs',
-  messaging: 'Messages between staff',
+  messaging: 'Direct messages between staff and patients, and signed telehealth deep links',
   nlp: 'Language tools (annotation, entity lookups)',
-  notifications: 'Notifications of the signed-in user',
+  notifications: 'Push notifications to patients: broadcasts and test sends',
+  'deep-links': 'Signed telehealth deep links',
   realtime: 'Queues, sockets and sessions',
   scheduling: 'Physicians and appointments',
   summaries: 'Summaries of conversations',
@@ -45,6 +46,9 @@ const API_TAGS: Record<string, string> = {
   conversations: 'Conversations of the exception desk, their messages and handovers',
   scheduling: 'The physician directory the desk schedules with',
   documents: 'Guideline documents registered for data preparation',
+  messaging: 'Patients staff may message, and their replies in direct messaging threads',
+  notifications: 'Receipts of the push notifications the assistant fanned out',
+  'deep-links': 'Check a telehealth deep link before opening it',
 };
 
 /**

@@ -123,3 +123,27 @@ export async function recordConversationEvent(
     .executeTakeFirstOrThrow();
   await queueDelivery(trx, event.id);
 }
+
+/** The events of direct messaging and push (issue 15): about a thread or a notification. */
+export type CommunicationEventType = Extract<
+  OutboxEventType,
+  `message.${string}` | `thread.${string}` | `notification.${string}`
+>;
+
+/**
+ * Records a direct-messaging or push event for the assistant in the outbox, with its pending
+ * webhook delivery, inside the caller's transaction: the assistant delivers it to the patient.
+ */
+export async function recordCommunicationEvent(
+  trx: Transaction<DB>,
+  type: CommunicationEventType,
+  data: Record<string, unknown>,
+): Promise<string> {
+  const event = await trx
+    .insertInto('outbox_events')
+    .values({ type, job_id: null, conversation_id: null, data: JSON.stringify(data) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await queueDelivery(trx, event.id);
+  return event.id;
+}

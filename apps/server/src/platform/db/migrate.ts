@@ -17,6 +17,7 @@ import * as asyncTaskDraft from './migrations/016-async-task-draft.ts';
 import * as summaryReviews from './migrations/017-summary-reviews.ts';
 import * as dataPreparation from './migrations/018-data-preparation.ts';
 import * as conversationMemory from './migrations/019-conversation-memory.ts';
+import * as messaging from './migrations/021-messaging.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '017-summary-reviews': summaryReviews,
   '018-data-preparation': dataPreparation,
   '019-conversation-memory': conversationMemory,
+  '021-messaging': messaging,
 };
 
 const provider: MigrationProvider = {

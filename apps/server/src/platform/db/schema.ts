@@ -131,6 +131,10 @@ export interface OutboxEventsTable {
     | 'job.requeued'
     | 'conversation.reply'
     | 'conversation.handedback'
+    | 'message.sent'
+    | 'thread.archived'
+    | 'notification.broadcast'
+    | 'notification.test'
     | 'conversation.ended';
   /** Null for conversation events (007-exceptions). */
   job_id: string | null;
@@ -316,8 +320,47 @@ export interface SummaryReviewsTable {
   sent_at: NullableTimestamp;
 }
 
+export interface MessagingThreadsTable {
+  id: Generated<string>;
+  consumer_id: string;
+  created_by: string | null;
+  created_by_email: string;
+  created_on: CreatedAt;
+  archived_on: NullableTimestamp;
+  archived_by: string | null;
+}
+
+export interface MessagingMessagesTable {
+  id: Generated<string>;
+  thread_id: string;
+  external_id: string | null;
+  direction: 'IN' | 'OUT';
+  content: string;
+  author_id: string;
+  author_name: string;
+  created_on: CreatedAt;
+  read_on: NullableTimestamp;
+}
+
+export interface PushNotificationsTable {
+  id: Generated<string>;
+  kind: 'broadcast' | 'test';
+  consumer_id: string | null;
+  title: string;
+  content: string;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  created_by: string | null;
+  created_by_email: string;
+  created_on: CreatedAt;
+  delivered_devices: number | null;
+  delivered_on: NullableTimestamp;
+}
+
 export interface DB {
   summary_reviews: SummaryReviewsTable;
+  messaging_threads: MessagingThreadsTable;
+  messaging_messages: MessagingMessagesTable;
+  push_notifications: PushNotificationsTable;
   consumers: ConsumersTable;
   conversations: ConversationsTable;
   conversation_messages: ConversationMessagesTable;
