@@ -33,9 +33,11 @@ const serverModuleImports = {
   intelligence: ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
+  // Reads the rollups of the events every module writes; imports no module.
+  analytics: [],
 };
 // At the top: no other module imports these.
-const serverTopModules = ['sign-in', 'intelligence', 'async-jobs'];
+const serverTopModules = ['sign-in', 'intelligence', 'async-jobs', 'analytics'];
 const serverModuleZones = [
   {
     // Its tests may build rows of the modules (the outbox test of platform/db).

@@ -34,6 +34,7 @@ import workbench from './modules/workbench/module.ts';
 import exceptions from './modules/exceptions/module.ts';
 import asyncJobs from './modules/async-jobs/module.ts';
 import intelligence from './modules/intelligence/module.ts';
+import analytics from './modules/analytics/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(exceptions);
   await app.register(asyncJobs);
   await app.register(intelligence);
+  await app.register(analytics);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);
