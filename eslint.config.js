@@ -39,6 +39,8 @@ const serverModuleImports = {
   system: [],
   messaging: ['./jobs', './conversations'],
   'deep-links': ['./conversations'],
+  // Reads the rollups of the events every module writes; imports no module.
+  analytics: [],
 };
 // At the top: no other module imports these.
 const serverTopModules = [
@@ -47,6 +49,7 @@ const serverTopModules = [
   'async-jobs',
   'conversation-insights',
   'data-preparation',
+  'analytics',
 ];
 const serverModuleZones = [
   {

@@ -254,3 +254,13 @@ test('the knowledge-graph inspector with a graph', async ({ page }) => {
   await expect(page.getByRole('figure', { name: 'Knowledge graph of appendicitis' })).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'the knowledge-graph inspector with a graph');
 });
+
+test('the analytics dashboard with its charts', async ({ page }) => {
+  await signInAs(page, EVERY_ROLE);
+  await page.goto('/');
+  const frame = page.frameLocator('iframe[title="Analytics dashboard"]');
+  await expect(frame.getByRole('region', { name: 'Per technician' })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expectNoSeriousAxeViolations(page, 'the analytics dashboard with its charts');
+});

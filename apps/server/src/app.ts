@@ -40,6 +40,7 @@ import dataPreparation from './modules/data-preparation/module.ts';
 import system from './modules/system/module.ts';
 import messaging from './modules/messaging/module.ts';
 import deepLinks from './modules/deep-links/module.ts';
+import analytics from './modules/analytics/module.ts';
 import type { Bus } from './platform/bus.ts';
 
 export interface AppDeps {
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(system);
   await app.register(messaging);
   await app.register(deepLinks);
+  await app.register(analytics);
   app.api.registerNotBuilt();
 
   await servePortal(app, config);

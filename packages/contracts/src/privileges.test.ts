@@ -52,6 +52,8 @@ describe('roles and privileges (spec 1 §6)', () => {
         'users:permissions:update',
         'system:administration:health_check',
         'jobs:exception:restricted',
+        // and analytics:people:view, the per-technician analytics (docs/analytics.md).
+        'analytics:people:view',
       ],
     ],
   ] as const)('%s holds exactly the privileges of the spec table', (role, expected) => {

@@ -15,6 +15,8 @@ export type Role = z.infer<typeof Role>;
 /** Every privilege named by the spec's role table (spec 1 §6), in one string union. */
 export const PRIVILEGES = [
   'analytics:dashboard:view',
+  // Not in the spec's table: per-technician analytics (docs/analytics.md, issue 16).
+  'analytics:people:view',
   'jobs:async:perform',
   'jobs:async:annotate',
   'jobs:async:approve',
@@ -74,6 +76,7 @@ export const ROLE_PRIVILEGES: Readonly<Record<Role, readonly Privilege[]>> = {
   // takes conversations of the restricted exceptions queue (docs/decisions.md "Exception desk").
   admin: [
     'users:permissions:update',
+    'analytics:people:view',
     'system:administration:health_check',
     'jobs:exception:restricted',
   ],

@@ -198,6 +198,33 @@ export const EnvSchema = z.object({
   DEEP_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Where a telehealth deep link opens (the patient app); the token is added as `?token=`. */
   DEEP_LINK_BASE_URL: optionalUrl,
+  /** What `/` embeds (issue 16): the built-in analytics page, or a Metabase dashboard. */
+  ANALYTICS_EMBED: z.enum(['builtin', 'metabase']).default('builtin'),
+  /** How long a signed dashboard address may be opened (the page then reads with a view token). */
+  ANALYTICS_EMBED_TTL_SECONDS: whole(10, 3600).default(300),
+  /** How long the built-in page, once open, reads its figures before it must be opened again. */
+  ANALYTICS_VIEW_TTL_SECONDS: whole(60, 86_400).default(43_200),
+  /** How often the analytics rollups are brought up to date in the background. */
+  ANALYTICS_REFRESH_SECONDS: whole(1, 3600).default(30),
+  /** Metabase signed embedding: the site, its embedding secret key, the dashboard, its params. */
+  METABASE_SITE_URL: z.url({ message: 'must be the Metabase site address' }).optional(),
+  METABASE_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  METABASE_DASHBOARD_ID: whole(1).optional(),
+  METABASE_PARAMS: z
+    .string()
+    .transform((value, context) => {
+      try {
+        const parsed: unknown = JSON.parse(value);
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+          return parsed as Record<string, unknown>;
+        }
+      } catch {
+        // reported below
+      }
+      context.addIssue({ code: 'custom', message: 'must be a JSON object, e.g. {"tenant":"t1"}' });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -226,6 +253,13 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
   }
   if (source.ASSISTANT_WEBHOOK_URL && !source.ASSISTANT_WEBHOOK_SECRET) {
     problems.push('ASSISTANT_WEBHOOK_SECRET: is required when ASSISTANT_WEBHOOK_URL is set');
+  }
+  if (source.ANALYTICS_EMBED === 'metabase') {
+    for (const key of ['METABASE_SITE_URL', 'METABASE_SECRET_KEY', 'METABASE_DASHBOARD_ID']) {
+      if (!source[key]) {
+        problems.push(`${key}: is required when ANALYTICS_EMBED is metabase`);
+      }
+    }
   }
   if (source.NODE_ENV === 'production') {
     if (!source.OIDC_ISSUER) {
@@ -274,6 +308,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'METRICS_TOKEN',
   'DOCUMENT_S3_SECRET_ACCESS_KEY',
   'DEEP_LINK_SECRET',
+  'METABASE_SECRET_KEY',
 ]);
 
 /** How a bad value is quoted in the list of problems: secrets and URL passwords stay hidden. */

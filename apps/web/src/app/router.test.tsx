@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { readRedirectTarget } from '../lib/auth/redirect-target.ts';
-import { makeUser } from '../test/fake-server.ts';
+import { json, makeUser } from '../test/fake-server.ts';
 import { renderApp } from '../test/render-app.tsx';
 
 const location = () => screen.getByRole('status', { name: 'Current location' });
@@ -95,9 +95,19 @@ describe('routes', () => {
     ).toBeInTheDocument();
   });
 
-  it('keeps the analytics dashboard for holders of analytics:dashboard:view', async () => {
-    renderApp({ path: '/', user: makeUser(['medical']) });
-    expect(await screen.findByText('This screen is not available yet.')).toBeInTheDocument();
+  it('shows holders of analytics:dashboard:view the analytics dashboard, never a placeholder', async () => {
+    renderApp({
+      path: '/',
+      user: makeUser(['medical']),
+      routes: {
+        'GET /internal/analytics/dashboard': () => json(200, { url: '/analytics/embed?token=t' }),
+      },
+    });
+    expect(await screen.findByTitle('Analytics dashboard')).toHaveAttribute(
+      'src',
+      '/analytics/embed?token=t',
+    );
+    expect(screen.queryByText('This screen is not available yet.')).not.toBeInTheDocument();
     await waitFor(() => expect(topBarTitle()).toHaveTextContent('Dashboard'));
     expect(screen.queryByRole('heading', { name: /Welcome/ })).not.toBeInTheDocument();
   });

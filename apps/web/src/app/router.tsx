@@ -85,6 +85,7 @@ const SystemHealthRoute = lazy(() =>
 );
 const RedisRoute = lazy(() =>
   import('../features/system/routes/redis-route.tsx').then((m) => ({ default: m.RedisRoute })),
+);
 const DirectMessagingRoute = lazy(() =>
   import('../features/messaging/routes/direct-messaging-route.tsx').then((m) => ({
     default: m.DirectMessagingRoute,

@@ -18,6 +18,7 @@ import * as summaryReviews from './migrations/017-summary-reviews.ts';
 import * as dataPreparation from './migrations/018-data-preparation.ts';
 import * as conversationMemory from './migrations/019-conversation-memory.ts';
 import * as messaging from './migrations/021-messaging.ts';
+import * as analytics from './migrations/022-analytics.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '018-data-preparation': dataPreparation,
   '019-conversation-memory': conversationMemory,
   '021-messaging': messaging,
+  '022-analytics': analytics,
 };
 
 const provider: MigrationProvider = {

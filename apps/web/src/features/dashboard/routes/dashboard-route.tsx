@@ -1,10 +1,10 @@
 import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
-import { NotAvailablePage } from '../../../components/not-available-page.tsx';
 import { useCurrentUser } from '../../../lib/auth/use-current-user.ts';
+import { DashboardFrame } from '../components/dashboard-frame.tsx';
 import { HomePage } from '../components/home-page.tsx';
 
 /**
- * `/`: the analytics dashboard for holders of analytics:dashboard:view (a later issue), a home page
+ * `/`: the analytics dashboard for holders of analytics:dashboard:view (issue 16), a home page
  * listing the user's screens for everyone else.
  */
 export function DashboardRoute() {
@@ -13,7 +13,7 @@ export function DashboardRoute() {
     return null;
   }
   if (hasPrivilege(user.permissions.roles, 'analytics:dashboard:view')) {
-    return <NotAvailablePage title="Dashboard" />;
+    return <DashboardFrame />;
   }
   return <HomePage user={user} />;
 }

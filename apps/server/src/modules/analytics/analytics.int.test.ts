@@ -1,0 +1,350 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { AnalyticsFigures } from '@loopdesk/contracts/analytics.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { tokenForRoles } from '../../test/tokens.ts';
+import { createEmbedSigner } from './signing.ts';
+import { at, audit, insertConversation, insertJob, T0 } from './test-history.ts';
+
+const J = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+const RANGE = { from: T0.toISOString(), to: at(7200).toISOString() };
+
+describe('analytics dashboard (issue 16)', () => {
+  let t: TestApp;
+  let lead: { token: string; userId: string };
+  let medical: { token: string; userId: string };
+  let annotator: { token: string; userId: string };
+  let ann: string;
+  let bob: string;
+
+  /** Opens the built-in page as this user: the address, then its view token. */
+  async function open(token: string) {
+    const address = await t.app.inject({
+      url: '/internal/analytics/dashboard',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(address.statusCode).toBe(200);
+    const url = new URL(address.json<{ url: string }>().url, 'http://x');
+    const opened = await t.app.inject({
+      url: `/internal/analytics/embed/_open?token=${url.searchParams.get('token') ?? ''}`,
+    });
+    expect(opened.statusCode).toBe(200);
+    return opened.json<{ viewToken: string; people: boolean }>();
+  }
+
+  async function figures(viewToken: string, query: Record<string, string> = RANGE) {
+    return t.app.inject({
+      url: `/internal/analytics/embed/figures?${new URLSearchParams(query).toString()}`,
+      headers: { 'x-analytics-view': viewToken },
+    });
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    lead = await tokenForRoles(t, 'lead@example.test', ['medical', 'admin']);
+    medical = await tokenForRoles(t, 'medic@example.test', ['medical']);
+    annotator = await tokenForRoles(t, 'annie@example.test', ['annotator']);
+    ann = (await tokenForRoles(t, 'ann@example.test', ['annotator'])).userId;
+    bob = (await tokenForRoles(t, 'bob@example.test', ['annotator'])).userId;
+    const db = t.database.db;
+    const base = { type: 'message.annotation', queue: 'federated', tenant: 'acme' } as const;
+    await insertJob(db, {
+      ...base,
+      id: J(1),
+      created: 0,
+      state: 'completed',
+      deliveries: [{ at: 10, user: ann }],
+      completed: { at: 70, user: ann, type: 'message.annotation' },
+    });
+    await insertJob(db, {
+      ...base,
+      id: J(2),
+      created: 60,
+      state: 'completed',
+      deliveries: [
+        { at: 80, user: ann },
+        { at: 130, user: bob },
+      ],
+      events: [{ type: 'job.requeued', at: 100 }],
+      completed: { at: 190, user: bob, type: 'message.annotation.exception' },
+    });
+    await insertJob(db, {
+      ...base,
+      id: J(3),
+      created: 120,
+      state: 'completed',
+      deliveries: [{ at: 150, user: ann }],
+      completed: { at: 180, user: ann, type: 'message.annotation' },
+    });
+    await insertJob(db, {
+      ...base,
+      id: J(4),
+      created: 3610,
+      state: 'dead',
+      events: [{ type: 'job.dead', at: 4000 }],
+    });
+    await insertJob(db, {
+      id: J(5),
+      type: 'hpi.prioritised',
+      queue: 'priority',
+      tenant: 'beta',
+      created: 200,
+      state: 'cancelled',
+      events: [{ type: 'job.cancelled', at: 300, data: { reason: 'test' } }],
+    });
+    await insertJob(db, { ...base, id: J(6), created: 50, state: 'queued' });
+
+    await insertConversation(db, 'c1', 'acme');
+    await insertConversation(db, 'c2', 'acme');
+    const desk = (action: string, cid: string, s: number, details: object = {}) =>
+      audit(db, `conversation.${action}`, 'conversation', cid, s, null, details);
+    await desk('handover', 'c1', 0, { queue: 'exceptions', reason: 'patient asked for a human' });
+    await desk('allocated', 'c1', 30);
+    await desk('reply', 'c1', 90);
+    await desk('handback', 'c1', 300);
+    await desk('handover', 'c1', 600, { queue: 'exceptions' });
+    await desk('allocated', 'c1', 620);
+    await desk('end', 'c1', 900);
+    await desk('handover', 'c2', 1000, { queue: 'exceptions' });
+
+    const note = { pipeline: 'p1', step: 's1' };
+    await audit(db, 'async-jobs.task.discard', 'async_task', 'a1', 100, ann, {
+      ...note,
+      note: 'SECRET NOTE TEXT',
+    });
+    await audit(db, 'async-jobs.task.discard', 'async_task', 'a2', 200, ann, {
+      ...note,
+      note: ' ',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('computes every figure of a known history exactly', async () => {
+    const { viewToken, people } = await open(lead.token);
+    expect(people).toBe(true);
+    const response = await figures(viewToken);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('SECRET NOTE TEXT');
+    expect(response.body).not.toContain('patient asked');
+    const f = response.json<AnalyticsFigures>();
+
+    expect(f.options).toMatchObject({
+      types: ['hpi.prioritised', 'message.annotation'],
+      tenants: ['acme', 'beta'],
+    });
+    expect(f.queues.hourly).toEqual([
+      { hour: T0.toISOString(), arrivals: 5, completions: 3 },
+      { hour: at(3600).toISOString(), arrivals: 1, completions: 0 },
+    ]);
+    expect(f.queues.depth).toEqual([
+      { hour: T0.toISOString(), queue: 'federated', open: 1 },
+      { hour: T0.toISOString(), queue: 'priority', open: 0 },
+      { hour: at(3600).toISOString(), queue: 'federated', open: 1 },
+    ]);
+    expect(f.queues.oldest).toEqual([
+      expect.objectContaining({
+        queue: 'federated',
+        waiting: 1,
+        oldestQueuedAt: at(50).toISOString(),
+      }),
+    ]);
+    // wait [10, 20, 30], handle [60, 60, 30], end to end [70, 130, 60] (seconds).
+    expect(f.times).toEqual([
+      {
+        type: 'hpi.prioritised',
+        wait: { count: 0, p50: null, p90: null, p99: null },
+        handle: { count: 0, p50: null, p90: null, p99: null },
+        total: { count: 0, p50: null, p90: null, p99: null },
+      },
+      {
+        type: 'message.annotation',
+        wait: { count: 3, p50: 20, p90: 28, p99: 29.8 },
+        handle: { count: 3, p50: 60, p90: 60, p99: 60 },
+        total: { count: 3, p50: 70, p90: 118, p99: 128.8 },
+      },
+    ]);
+    // First reply [90]; with a human [270, 280]; one handback, one end, one still open.
+    expect(f.desk).toEqual({
+      handovers: 3,
+      firstReply: { count: 1, p50: 90, p90: 90, p99: 90 },
+      withHuman: { count: 2, p50: 275, p90: 279, p99: 279.9 },
+      handbacks: 1,
+      ends: 1,
+      open: 1,
+    });
+    expect(f.outcomes).toEqual([
+      { type: 'hpi.prioritised', completed: 0, exceptions: 0, cancelled: 1, dead: 0, requeues: 0 },
+      {
+        type: 'message.annotation',
+        completed: 3,
+        exceptions: 1,
+        cancelled: 0,
+        dead: 1,
+        requeues: 1,
+      },
+    ]);
+    expect(f.discards).toEqual([{ type: 'p1/s1', discards: 2, withNotes: 1 }]);
+    expect(f.people).toEqual([
+      {
+        userId: ann,
+        name: 'ann@example.test',
+        jobs: 2,
+        activeHours: 1,
+        jobsPerHour: 2,
+        handle: { count: 2, p50: 45, p90: 57, p99: 59.7 },
+        exceptions: 0,
+        exceptionRate: 0,
+      },
+      {
+        userId: bob,
+        name: 'bob@example.test',
+        jobs: 1,
+        activeHours: 1,
+        jobsPerHour: 1,
+        handle: { count: 1, p50: 60, p90: 60, p99: 60 },
+        exceptions: 1,
+        exceptionRate: 1,
+      },
+    ]);
+
+    // Every view is audited, with its filters.
+    const audits = await sql<{ action: string; actor_id: string }>`
+      select action, actor_id from audit_events where action like 'analytics.%' order by id`.execute(
+      t.database.db,
+    );
+    expect(audits.rows.map((r) => r.action)).toEqual([
+      'analytics.dashboard.address',
+      'analytics.embed.open',
+      'analytics.view',
+    ]);
+  });
+
+  it('filters by type, queue and tenant, and keeps the people for leads only', async () => {
+    const { viewToken, people } = await open(medical.token);
+    expect(people).toBe(false);
+    const f = (await figures(viewToken, { ...RANGE, tenant: 'beta' })).json<AnalyticsFigures>();
+    expect(f.people).toBeNull();
+    expect(f.outcomes.map((o) => o.type)).toEqual(['hpi.prioritised']);
+    expect(f.queues.hourly).toEqual([{ hour: T0.toISOString(), arrivals: 1, completions: 0 }]);
+    expect(f.desk.handovers).toBe(0);
+    const byType = (
+      await figures(viewToken, { ...RANGE, type: 'message.annotation', queue: 'federated' })
+    ).json<AnalyticsFigures>();
+    expect(byType.times.map((x) => x.type)).toEqual(['message.annotation']);
+    expect(byType.queues.hourly[0]).toEqual({
+      hour: T0.toISOString(),
+      arrivals: 4,
+      completions: 3,
+    });
+  });
+
+  it('refuses bad input with a clear 400', async () => {
+    const { viewToken } = await open(medical.token);
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ from: RANGE.to, to: RANGE.from }, /must be after from/],
+      [{ from: '2020-01-01T00:00:00Z', to: '2022-01-01T00:00:00Z' }, /at most 366 days/],
+      [{ from: 'yesterday', to: RANGE.to }, /ISO 8601/],
+      [{ ...RANGE, type: 'no.such.type' }, /Unknown job type 'no.such.type': choose one of/],
+      [{ ...RANGE, tenant: 'nobody' }, /Unknown tenant 'nobody'/],
+      [{ ...RANGE, queue: 'nowhere' }, /Unknown queue 'nowhere'/],
+    ];
+    for (const [query, message] of cases) {
+      const response = await figures(viewToken, query);
+      expect(response.statusCode, JSON.stringify(query)).toBe(400);
+      expect(JSON.stringify(response.json()), JSON.stringify(query)).toMatch(message);
+    }
+  });
+
+  it('refuses an expired, tampered or misused address, and a user without the privilege', async () => {
+    const signer = createEmbedSigner(t.config.sessionSecret);
+    const openWith = (token: string) =>
+      t.app.inject({ url: `/internal/analytics/embed/_open?token=${encodeURIComponent(token)}` });
+    const now = Math.floor(Date.now() / 1000);
+
+    const expired = await openWith(
+      signer.sign({ aud: 'embed', sub: medical.userId, exp: now - 1 }),
+    );
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().message).toMatch(
+      /^The analytics address expired at .*open the dashboard again/,
+    );
+
+    const good = signer.sign({ aud: 'embed', sub: medical.userId, exp: now + 60 });
+    const [body = '', mac = ''] = good.split('.');
+    const forged = Buffer.from(
+      JSON.stringify({ aud: 'embed', sub: lead.userId, exp: now + 60 }),
+    ).toString('base64url');
+    for (const token of [`${forged}.${mac}`, `${body}.${mac.slice(0, -2)}AA`]) {
+      const tampered = await openWith(token);
+      expect(tampered.statusCode).toBe(401);
+      expect(tampered.json().message).toMatch(/has been altered/);
+    }
+    expect((await openWith('nonsense')).json().message).toMatch(/malformed/);
+
+    // A view token does not open the page, and an address does not read figures.
+    const asView = await openWith(signer.sign({ aud: 'view', sub: medical.userId, exp: now + 60 }));
+    expect(asView.statusCode).toBe(401);
+    expect((await figures(good)).statusCode).toBe(401);
+    expect((await figures('')).statusCode).toBe(400);
+
+    // Without the privilege: the address is refused, and so is a signed token of theirs.
+    const refused = await t.app.inject({
+      url: '/internal/analytics/dashboard',
+      headers: { authorization: `Bearer ${annotator.token}` },
+    });
+    expect(refused.statusCode).toBe(403);
+    const theirs = await openWith(
+      signer.sign({ aud: 'embed', sub: annotator.userId, exp: now + 60 }),
+    );
+    expect(theirs.statusCode).toBe(403);
+    const denied = await sql<{ n: number }>`
+      select count(*)::int as n from audit_events where action = 'request.refused'
+        and details->>'url' like '/internal/analytics/%'`.execute(t.database.db);
+    expect(denied.rows[0]?.n).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('analytics dashboard with Metabase (issue 16)', () => {
+  let t: TestApp;
+  const secret = 'm'.repeat(64);
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        ANALYTICS_EMBED: 'metabase',
+        METABASE_SITE_URL: 'https://metabase.example.test/',
+        METABASE_SECRET_KEY: secret,
+        METABASE_DASHBOARD_ID: '7',
+        METABASE_PARAMS: '{"tenant":"acme"}',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers a signed Metabase embed address', async () => {
+    const { token } = await tokenForRoles(t, 'medic@example.test', ['medical']);
+    const response = await t.app.inject({
+      url: '/internal/analytics/dashboard',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { url } = response.json<{ url: string }>();
+    const match =
+      /^https:\/\/metabase\.example\.test\/embed\/dashboard\/([^.]+)\.([^.]+)\.([^#]+)#/.exec(url);
+    expect(match).not.toBeNull();
+    const [, header = '', payload = '', signature = ''] = match ?? [];
+    const expected = createHmac('sha256', secret)
+      .update(`${header}.${payload}`)
+      .digest('base64url');
+    expect(signature).toBe(expected);
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    expect(claims).toMatchObject({ resource: { dashboard: 7 }, params: { tenant: 'acme' } });
+    expect(claims.exp).toBeGreaterThan(Date.now() / 1000);
+  });
+});

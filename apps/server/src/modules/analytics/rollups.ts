@@ -1,0 +1,181 @@
+import { sql } from 'kysely';
+import type { Database } from '../../platform/db/database.ts';
+
+/**
+ * Brings the analytics rollups (migration 022) up to date from the job events (outbox), the jobs
+ * and the audit rows. Incremental: each run recomputes only the jobs, hours and conversations
+ * touched since the last run (less a margin for transactions that committed late), so a run costs
+ * what changed, not the whole history. Runs of several nodes are kept apart by an advisory lock.
+ */
+
+/** Events written up to this long before a run's start are looked at again by the next run. */
+const MARGIN = '5 minutes';
+/** Hours are counted in UTC. */
+const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+const hourOf = (column: string) => sql`date_bin('1 hour', ${sql.ref(column)}, ${ORIGIN})`;
+
+export interface RefreshResult {
+  /** Jobs recomputed. */
+  readonly jobs: number;
+}
+
+export function createRollups(db: Database) {
+  async function refresh(): Promise<RefreshResult> {
+    return db.transaction().execute(async (trx) => {
+      // One run at a time across nodes: a second one waits, then covers what the first left.
+      await sql`select pg_advisory_xact_lock(hashtext('loopdesk.analytics.refresh'))`.execute(trx);
+      const state = await sql<{ since: Date | null; start: Date }>`
+        select (select covered_until - interval '${sql.raw(MARGIN)}' from analytics_refresh where id = 1) as since,
+          now() as start`.execute(trx);
+      const since = state.rows[0]?.since ?? new Date(0);
+      const start = state.rows[0]?.start ?? new Date();
+
+      // Jobs: every job an event, a delivery or a change touched since then, from all its events.
+      const jobs = await sql`
+        with touched as (
+          select job_id as id from outbox_events where created_at >= ${since} and job_id is not null
+          union
+          select resource_id::uuid from audit_events
+          where occurred_at >= ${since} and action in ('job.delivered', 'job.submitted')
+            and resource_type = 'job'
+          union
+          select id from jobs where updated_at >= ${since} or created_at >= ${since}
+        )
+        insert into analytics_jobs (job_id, queue, type, tenant, created_at, first_delivered_at,
+          last_delivered_at, answered_at, answered_by, exception, outcome, ended_at, requeues, dead,
+          wait_s, handle_s, total_s)
+        select j.id, j.queue, j.type, j.tenant, j.created_at, d.first_at, d.last_at,
+          case when j.state = 'completed' then j.completed_at end,
+          case when j.state = 'completed' then j.assignee_id end,
+          -- An exception: its own submission type, or an annotation whose action escalates or forgets.
+          coalesce(j.state = 'completed' and (j.result->>'type' like '%.exception'
+            or j.result->'data'->>'action' in ('exception', 'suggest_escalation', 'suggest_forget')), false),
+          case when j.state in ('completed', 'cancelled', 'dead') then j.state end,
+          case j.state when 'completed' then j.completed_at
+            when 'cancelled' then coalesce(e.cancelled_at, j.updated_at)
+            when 'dead' then coalesce(e.dead_at, j.updated_at) end,
+          coalesce(e.requeues, 0), coalesce(e.dead, 0),
+          extract(epoch from d.first_at - j.created_at)::float8,
+          case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
+          case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
+        from jobs j
+        join touched t on t.id = j.id
+        left join lateral (
+          select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
+          where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
+        ) d on true
+        left join lateral (
+          select
+            -- Returned by the server (socket closed, lease ended), not a lead's requeue of a dead job.
+            count(*) filter (where o.type = 'job.requeued' and not (o.data ? 'requeuedBy'))::int as requeues,
+            count(*) filter (where o.type = 'job.dead')::int as dead,
+            max(o.created_at) filter (where o.type = 'job.cancelled') as cancelled_at,
+            max(o.created_at) filter (where o.type = 'job.dead') as dead_at
+          from outbox_events o where o.job_id = j.id
+        ) e on true
+        on conflict (job_id) do update set
+          queue = excluded.queue, type = excluded.type, tenant = excluded.tenant,
+          created_at = excluded.created_at, first_delivered_at = excluded.first_delivered_at,
+          last_delivered_at = excluded.last_delivered_at, answered_at = excluded.answered_at,
+          answered_by = excluded.answered_by, exception = excluded.exception,
+          outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
+          dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
+          total_s = excluded.total_s`.execute(trx);
+
+      // Hours: every hour from the first one touched, summed again from the jobs.
+      const fromHour = sql`date_bin('1 hour', ${since}::timestamptz, ${ORIGIN})`;
+      await sql`delete from analytics_hourly where hour >= ${fromHour}`.execute(trx);
+      await sql`
+        insert into analytics_hourly (hour, queue, type, tenant, arrivals, completions, ended)
+        select hour, queue, type, tenant, sum(a)::int, sum(c)::int, sum(e)::int from (
+          select ${hourOf('created_at')} as hour, queue, type, tenant, 1 as a, 0 as c, 0 as e
+            from analytics_jobs where created_at >= ${fromHour}
+          union all
+          select ${hourOf('answered_at')}, queue, type, tenant, 0, 1, 0
+            from analytics_jobs where answered_at >= ${fromHour}
+          union all
+          select ${hourOf('ended_at')}, queue, type, tenant, 0, 0, 1
+            from analytics_jobs where ended_at >= ${fromHour}
+        ) x
+        group by hour, queue, type, tenant`.execute(trx);
+
+      // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
+      const touched = await sql<{ id: string }>`
+        select distinct resource_id as id from audit_events
+        where occurred_at >= ${since} and resource_type = 'conversation' and outcome = 'success'
+          and action in ('conversation.handover', 'conversation.allocated', 'conversation.reply',
+            'conversation.handback', 'conversation.end')`.execute(trx);
+      const conversations = touched.rows.map((row) => row.id);
+      if (conversations.length > 0) {
+        await sql`delete from analytics_handovers where conversation_id = any(${conversations}::text[])`.execute(
+          trx,
+        );
+        await sql`
+          with desk as (
+            select a.resource_id, a.occurred_at, a.action from audit_events a
+            where a.resource_type = 'conversation' and a.outcome = 'success'
+              and a.resource_id = any(${conversations}::text[])
+              and a.action in ('conversation.handover', 'conversation.allocated',
+                'conversation.reply', 'conversation.handback', 'conversation.end')
+          ),
+          handed as (
+            select a.resource_id as cid, a.occurred_at as handed_at, a.details->>'queue' as queue,
+              lead(a.occurred_at) over (partition by a.resource_id order by a.occurred_at, a.id) as next_at
+            from audit_events a
+            where a.resource_type = 'conversation' and a.outcome = 'success'
+              and a.action = 'conversation.handover' and a.resource_id = any(${conversations}::text[])
+          )
+          insert into analytics_handovers (conversation_id, handed_at, tenant, queue, allocated_at,
+            first_reply_at, closed_at, closed_how)
+          select h.cid, h.handed_at, coalesce(c.tenant, 'unknown'), h.queue, x.allocated_at,
+            x.first_reply_at, cl.occurred_at,
+            case cl.action when 'conversation.handback' then 'handback' when 'conversation.end' then 'end' end
+          from handed h
+          left join conversations c on c.id = h.cid
+          left join lateral (
+            select min(d.occurred_at) filter (where d.action = 'conversation.allocated') as allocated_at,
+              min(d.occurred_at) filter (where d.action = 'conversation.reply') as first_reply_at
+            from desk d
+            where d.resource_id = h.cid and d.occurred_at >= h.handed_at
+              and (h.next_at is null or d.occurred_at < h.next_at)
+          ) x on true
+          left join lateral (
+            select d.action, d.occurred_at from desk d
+            where d.resource_id = h.cid and d.occurred_at >= h.handed_at
+              and (h.next_at is null or d.occurred_at < h.next_at)
+              and d.action in ('conversation.handback', 'conversation.end')
+            order by d.occurred_at limit 1
+          ) cl on true
+          on conflict do nothing`.execute(trx);
+      }
+
+      // Discarded async tasks: whether a note came with them, never the note itself.
+      await sql`
+        insert into analytics_discards (audit_id, occurred_at, type, with_note)
+        select id, occurred_at,
+          coalesce(details->>'pipeline', 'unknown') || '/' || coalesce(details->>'step', 'unknown'),
+          length(btrim(coalesce(details->>'note', ''))) > 0
+        from audit_events
+        where occurred_at >= ${since} and action = 'async-jobs.task.discard' and outcome = 'success'
+        on conflict (audit_id) do nothing`.execute(trx);
+
+      await sql`
+        insert into analytics_refresh (id, refreshed_at, covered_until) values (1, clock_timestamp(), ${start})
+        on conflict (id) do update set refreshed_at = excluded.refreshed_at,
+          covered_until = excluded.covered_until`.execute(trx);
+      return { jobs: Number(jobs.numAffectedRows ?? 0) };
+    });
+  }
+
+  /** When the rollups were last brought up to date, or null before the first run. */
+  async function refreshedAt(): Promise<Date | null> {
+    const result = await sql<{ at: Date }>`
+      select refreshed_at as at from analytics_refresh where id = 1`.execute(db);
+    return result.rows[0]?.at ?? null;
+  }
+
+  return { refresh, refreshedAt };
+}
+
+export type Rollups = ReturnType<typeof createRollups>;
