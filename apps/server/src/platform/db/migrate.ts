@@ -14,6 +14,7 @@ import * as jobLastError from './migrations/013-job-last-error.ts';
 import * as webhookTarget from './migrations/014-webhook-target.ts';
 import * as webhookPerNode from './migrations/015-webhook-per-node.ts';
 import * as asyncTaskDraft from './migrations/016-async-task-draft.ts';
+import * as assistantNotFound from './migrations/023-assistant-not-found.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014-webhook-target': webhookTarget,
   '015-webhook-per-node': webhookPerNode,
   '016-async-task-draft': asyncTaskDraft,
+  '023-assistant-not-found': assistantNotFound,
 };
 
 const provider: MigrationProvider = {
