@@ -27,7 +27,7 @@ describe("the demo assistant answers the portal's questions", () => {
     );
     expect(
       answerRequest(request('intent.context_menu', { intent: 'sick_note' }), memories),
-    ).toEqual({ error: "no context menu for the intent 'sick_note'" });
+    ).toEqual({ error: "no context menu for the intent 'sick_note'", reason: 'not_found' });
   });
 
   it('remembers what the technicians annotated in each conversation', () => {
@@ -38,7 +38,7 @@ describe("the demo assistant answers the portal's questions", () => {
     });
     expect(
       answerRequest(request('conversation.memory', { conversationId: 'c-9' }), memories),
-    ).toEqual({ error: "no conversation c-9 in this assistant's memory" });
+    ).toEqual({ error: "no conversation c-9 in this assistant's memory", reason: 'not_found' });
   });
 
   it("answers message.intents with the agenda's annotation, a '+' intent first", () => {

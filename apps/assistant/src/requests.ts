@@ -62,13 +62,18 @@ export function answerRequest(
     case 'intent.context_menu': {
       const intent = String(body.intent);
       const menu = CONTEXT_MENUS[intent];
-      return menu ? { answer: menu } : { error: `no context menu for the intent '${intent}'` };
+      return menu
+        ? { answer: menu }
+        : { error: `no context menu for the intent '${intent}'`, reason: 'not_found' };
     }
     case 'conversation.memory': {
       const conversationId = String(body.conversationId);
       const slots = memories.get(conversationId);
       if (!slots) {
-        return { error: `no conversation ${conversationId} in this assistant's memory` };
+        return {
+          error: `no conversation ${conversationId} in this assistant's memory`,
+          reason: 'not_found',
+        };
       }
       const answer: ConversationMemory = { conversationId, slots: { ...slots } };
       return { answer };

@@ -172,6 +172,16 @@ export type RequestList = z.infer<typeof RequestList>;
 export const RequestIdParams = z.object({ id: z.uuid({ message: 'must be a request id (uuid)' }) });
 export type RequestIdParams = z.infer<typeof RequestIdParams>;
 
+/**
+ * Why the assistant has no answer, when it is one the portal's caller can act on: `not_found`
+ * when it does not know the conversation or the intent asked about (the caller gets a 404, not
+ * a 502).
+ */
+export const AnswerFailureReason = z
+  .enum(['not_found'])
+  .describe('not_found: the assistant does not know the conversation or intent asked about');
+export type AnswerFailureReason = z.infer<typeof AnswerFailureReason>;
+
 /** Body of `POST /api/v1/requests/{id}/answer`: the answer, or why there is none. */
 export const AnswerRequestBody = z.union(
   [
@@ -182,9 +192,12 @@ export const AnswerRequestBody = z.union(
         .trim()
         .min(1, 'must say why there is no answer')
         .max(1000, 'must be at most 1000 characters'),
+      reason: AnswerFailureReason.optional(),
     }),
   ],
-  { message: 'must be {"answer": …} or {"error": "why there is no answer"}' },
+  {
+    message: 'must be {"answer": …} or {"error": "why there is no answer", "reason"?: "not_found"}',
+  },
 );
 export type AnswerRequestBody = z.infer<typeof AnswerRequestBody>;
 

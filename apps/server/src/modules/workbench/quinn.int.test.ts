@@ -2,7 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
-import { assistantFailedMessage, assistantTimeoutMessage } from './service.ts';
+import {
+  assistantFailedMessage,
+  assistantNotFoundMessage,
+  assistantTimeoutMessage,
+} from './service.ts';
 
 const MENU = { menu: { Medication: ['inhaler', 'tablets'], Dose: null }, derived: ['medication'] };
 
@@ -159,6 +163,60 @@ describe("the portal's questions to the assistant (context menu, memory, message
       error: 'Bad Gateway',
       message: assistantFailedMessage('no conversation c-9'),
     });
+  });
+
+  it('an unknown conversation or intent at the assistant is a 404 for the caller, not a 502', async () => {
+    // Ann asks for the memory of a conversation the assistant never had: it says so with the
+    // reason not_found, and Ann's request answers 404 in the one error shape.
+    const memory = t.app.inject({
+      method: 'POST',
+      url: '/internal/quinn/conversations/c-unknown/_memory',
+      headers: asStaff(ann),
+    });
+    const first = await nextRequest();
+    const said = await answer(first.id, {
+      error: 'no conversation c-unknown',
+      reason: 'not_found',
+    });
+    expect(said.statusCode, said.body).toBe(200);
+    expect((await memory).statusCode).toBe(404);
+    expect((await memory).json()).toEqual({
+      error: 'Not Found',
+      message: assistantNotFoundMessage('no conversation c-unknown'),
+    });
+    const row = await t.database.db
+      .selectFrom('assistant_requests')
+      .select(['state', 'error', 'error_reason'])
+      .where('id', '=', first.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      state: 'failed',
+      error: 'no conversation c-unknown',
+      error_reason: 'not_found',
+    });
+
+    // The same for the context menu of an intent it does not know.
+    const menu = t.app.inject({
+      method: 'GET',
+      url: '/internal/quinn/intents/sick_note/_context_menu',
+      headers: asStaff(ann),
+    });
+    const second = await nextRequest();
+    await answer(second.id, { error: "no context menu for 'sick_note'", reason: 'not_found' });
+    expect((await menu).statusCode).toBe(404);
+
+    // A reason the API does not know is a 400 that names the field, and changes nothing.
+    const third = t.app.inject({
+      method: 'POST',
+      url: '/internal/quinn/conversations/c-2/_memory',
+      headers: asStaff(ann),
+    });
+    const request = await nextRequest();
+    const odd = await answer(request.id, { error: 'gone', reason: 'vanished' });
+    expect(odd.statusCode).toBe(400);
+    expect(odd.json().error).toBe('Bad Request');
+    await answer(request.id, { error: 'busy' });
+    expect((await third).statusCode).toBe(502);
   });
 
   it('no answer in time is a 504, and a late answer is refused', async () => {

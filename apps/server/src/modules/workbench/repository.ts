@@ -1,5 +1,9 @@
 import { sql, type Selectable } from 'kysely';
-import type { AnsweredRequestView, AssistantRequestKind } from '@loopdesk/contracts/quinn.ts';
+import type {
+  AnsweredRequestView,
+  AnswerRequestBody,
+  AssistantRequestKind,
+} from '@loopdesk/contracts/quinn.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { AssistantRequestsTable } from '../../platform/db/schema.ts';
 
@@ -106,7 +110,7 @@ export function createQuinnRepository(db: Database) {
     /** Closes a pending request with its answer or its failure; undefined when it was not pending. */
     settle(
       id: string,
-      outcome: { answer: unknown } | { error: string },
+      outcome: AnswerRequestBody,
       answeredBy: string,
     ): Promise<AssistantRequestRow | undefined> {
       return db
@@ -115,6 +119,7 @@ export function createQuinnRepository(db: Database) {
           state: 'answer' in outcome ? 'answered' : 'failed',
           answer: 'answer' in outcome ? JSON.stringify(outcome.answer) : null,
           error: 'error' in outcome ? outcome.error : null,
+          error_reason: 'error' in outcome ? (outcome.reason ?? null) : null,
           answered_by: answeredBy,
           answered_at: sql<Date>`now()`,
         })

@@ -1,5 +1,6 @@
 import {
   ASSISTANT_ANSWERS,
+  type AnswerRequestBody,
   type AssistantRequestKind,
   type RequestsQuery,
 } from '@loopdesk/contracts/quinn.ts';
@@ -18,6 +19,9 @@ export const assistantTimeoutMessage = (seconds: number) =>
   `The assistant did not answer within ${seconds} s: try again, or raise an exception to pass the job on.`;
 /** The assistant answered that it cannot answer. */
 export const assistantFailedMessage = (error: string) => `The assistant could not answer: ${error}`;
+/** The assistant answered that it does not know the conversation or intent asked about. */
+export const assistantNotFoundMessage = (error: string) =>
+  `The assistant does not know what was asked about: ${error}`;
 
 type Origin = { ip: string | null; userAgent: string | null; requestId: string | null };
 
@@ -89,7 +93,11 @@ export function createQuinnService(options: QuinnServiceOptions) {
       return row.answer;
     }
     if (row?.state === 'failed') {
-      throw new AppError(502, assistantFailedMessage(row.error ?? 'no reason given'));
+      const error = row.error ?? 'no reason given';
+      // Not knowing the conversation or intent is the caller's 404; any other failure is ours.
+      throw row.error_reason === 'not_found'
+        ? notFound(assistantNotFoundMessage(error))
+        : new AppError(502, assistantFailedMessage(error));
     }
     throw new AppError(504, assistantTimeoutMessage(options.timeoutMs / 1000));
   }
@@ -161,7 +169,7 @@ export function createQuinnService(options: QuinnServiceOptions) {
      */
     async answer(
       id: string,
-      body: { answer: unknown } | { error: string },
+      body: AnswerRequestBody,
       answeredBy: string,
     ): Promise<AssistantRequestRow> {
       const row = await repo.get(id);
@@ -169,7 +177,7 @@ export function createQuinnService(options: QuinnServiceOptions) {
         throw notFound(`No request with the id '${id}'.`);
       }
       const kind = row.kind as AssistantRequestKind;
-      let outcomeBody: { answer: unknown } | { error: string } = body;
+      let outcomeBody: AnswerRequestBody = body;
       if ('answer' in body) {
         const parsed = ASSISTANT_ANSWERS[kind].safeParse(body.answer);
         if (!parsed.success) {
@@ -226,7 +234,7 @@ export function createQuinnService(options: QuinnServiceOptions) {
     /** `answer` for the assistant's API key: the answer, or its refusal, in the audit trail. */
     async answerByAssistant(
       id: string,
-      body: { answer: unknown } | { error: string },
+      body: AnswerRequestBody,
       apiKey: string,
       origin: Origin,
     ): Promise<AssistantRequestRow> {

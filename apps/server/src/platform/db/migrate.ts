@@ -19,6 +19,7 @@ import * as dataPreparation from './migrations/018-data-preparation.ts';
 import * as conversationMemory from './migrations/019-conversation-memory.ts';
 import * as messaging from './migrations/021-messaging.ts';
 import * as analytics from './migrations/022-analytics.ts';
+import * as assistantNotFound from './migrations/023-assistant-not-found.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '019-conversation-memory': conversationMemory,
   '021-messaging': messaging,
   '022-analytics': analytics,
+  '023-assistant-not-found': assistantNotFound,
 };
 
 const provider: MigrationProvider = {

@@ -202,6 +202,8 @@ export interface AssistantRequestsTable {
   >;
   answer: ColumnType<unknown, never, string | null>;
   error: string | null;
+  /** Why it failed: `not_found` when the assistant does not know what was asked about. */
+  error_reason: ColumnType<'not_found' | null, never, 'not_found' | null>;
   requested_by: string | null;
   claimed_at: NullableTimestamp;
   answered_by: string | null;
