@@ -217,6 +217,7 @@ export function derivedNames(keys: readonly string[], words = keys): DerivedName
   if (part0 && keys[0] !== undefined) {
     predicative(keys[0], part0);
   }
+  out.push(...reordered(keys, words));
   const last = keys[keys.length - 1];
   const part = keys.slice(0, -1);
   if (
@@ -237,6 +238,29 @@ export function derivedNames(keys: readonly string[], words = keys): DerivedName
     }
   }
   return out;
+}
+
+const [OF, ON] = ['of', 'on'].map(matchKey) as [string, string];
+const LINKED_BY = new Set([IN, OF, ON]);
+
+/**
+ * Two nouns said in the other order: 'ankle swelling' as 'swelling in / of / on my ankle', and
+ * 'swelling of the skin' or 'loss of appetite' as 'skin swelling', 'appetite loss'.
+ */
+function reordered(keys: readonly string[], words: readonly string[]): DerivedName[] {
+  const nounish = (word: string | undefined) =>
+    word !== undefined && /^\p{L}{4,}$/u.test(word) && !ADJECTIVE_ENDING.test(word);
+  const [a, b, c, d] = keys;
+  if (keys.length === 2 && a && b && nounish(words[0]) && !PREDICATIVE_ADJECTIVES.has(a)) {
+    return [IN, OF, ON].map((link) => ({ keys: [b, link, MY, a] }));
+  }
+  if (keys.length === 3 && a && c && b && LINKED_BY.has(b) && nounish(words[0]) && nounish(c)) {
+    return [{ keys: [c, a] }];
+  }
+  if (keys.length === 4 && a && b && d && LINKED_BY.has(b) && keys[2] === MY && nounish(words[0])) {
+    return [{ keys: [d, a] }];
+  }
+  return [];
 }
 
 /** The body part a name 'ADJ PART' describes ('tummy' of 'swollen tummy'), if it is one. */
@@ -433,6 +457,8 @@ function yearCues(units: readonly Unit[]): CueHit[] {
   return hits;
 }
 
+/** A word with its doubled letters single: 'diarhea' and 'diarrhea', 'chils' and 'chills'. */
+const undoubled = (word: string) => word.replace(/(\p{L})\1+/gu, '$1');
 const sameLetters = (a: string, b: string) => [...a].sort().join('') === [...b].sort().join('');
 
 /** Backward cues look at most this many words back. */
@@ -536,9 +562,11 @@ export function createRecogniser(
           const found: TrieNode<NameEntry>[] = [];
           for (const [child, next] of at.children) {
             if (
-              (short ? child.length === 4 && sameLetters(child, key) : child.length >= 5) &&
+              child.length >= 4 &&
               child[0] === key[0] &&
-              boundedEditDistance(key, child, max) <= max
+              (undoubled(child) === undoubled(key) ||
+                ((short ? child.length === 4 && sameLetters(child, key) : child.length >= 5) &&
+                  boundedEditDistance(key, child, max) <= max))
             ) {
               found.push(next);
             }
