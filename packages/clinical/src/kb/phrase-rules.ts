@@ -101,17 +101,16 @@ export function parsePhraseRules(text: string): PhraseRule[] {
     if (content === '') {
       return;
     }
-    const colon = content.indexOf(':');
-    const id = content.slice(0, colon).trim();
-    const pattern = content.slice(colon + 1).trim();
-    if (colon <= 0 || pattern === '' || !/^[\w:/.-]+$/u.test(id)) {
+    // The id ends at the first ':' followed by a space ('SYMP:0000613: …' keeps its prefix).
+    const [, id = '', pattern = ''] = /^(\S+?):\s+(.*)$/u.exec(content) ?? [];
+    if (pattern.trim() === '' || !/^[\w:/.-]+$/u.test(id)) {
       problems.push(`line ${line}: write 'concept-id: pattern', not '${content}'`);
       return;
     }
     try {
       rules.push({
         conceptId: id.includes(':') ? id : `LD:${id}`,
-        pattern,
+        pattern: pattern.trim(),
         line,
         phrases: expandPattern(pattern, line),
       });

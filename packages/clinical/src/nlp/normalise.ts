@@ -141,11 +141,11 @@ function stem(w: string): string {
 export function americanSpelling(w: string): string {
   let s = w;
   if (s.length >= 6) {
-    s = s.replace(/(?<=.)ae(?=.)/gu, 'e').replace(/(?<=.)oe(?=.)/gu, 'e');
+    s = s.replace(/ae(?=.)/gu, 'e').replace(/oe(?=.)/gu, 'e');
     s = s.replace(/our(s|ed|ing)?$/u, 'or$1');
   }
   if (s.length >= 7) {
-    s = s.replace(/([^aeiou])is(e|ed|es|ing|ation|ations)$/u, '$1iz$2');
+    s = s.replace(/([^aeiou])([iy])s(e|ed|es|ing|ation|ations)$/u, '$1$2z$3');
   }
   if (s.length >= 5) {
     s = s.replace(/([^aeiou])re$/u, '$1er');
@@ -166,8 +166,10 @@ export function matchKey(word: string): string {
   if (kept !== undefined) {
     key = kept;
   } else if (/^\p{L}+$/u.test(key)) {
-    key = stem(americanSpelling(key));
-    key = SAME_THING[key] ?? key;
+    const spelt = americanSpelling(key);
+    const stemmed = stem(spelt);
+    const same = SAME_THING[spelt] ?? SAME_THING[stemmed];
+    key = same === undefined ? stemmed : stem(same);
   }
   if (keyCache.size < 200_000) {
     keyCache.set(word, key);
