@@ -12,6 +12,8 @@ import type {
 import { FORMAT_VERSION } from '@loopdesk/clinical/kb/format.ts';
 import { loadKnowledgeBase } from '@loopdesk/clinical/kb/integrity.ts';
 import type { KbSource } from './source/index.ts';
+import { withAliasSources } from './aliases.ts';
+import { parsePhraseRules } from '@loopdesk/clinical/kb/phrase-rules.ts';
 import type { ConditionDef, ObservationDef, StructureDef, TreatmentDef } from './source/types.ts';
 
 /** A concept of an open ontology that a KB concept was matched to (see link.ts). */
@@ -25,6 +27,8 @@ export interface OntologyLink {
   cui?: string;
   /** Its cross-references (ICD10CM, SNOMEDCT_US, MESH…). */
   codes: Code[];
+  /** Its other names there (the Symptom Ontology's exact synonyms, MeSH's natural order). */
+  synonyms?: string[];
 }
 
 /** What link.ts found in the open ontologies for the authored concepts and relationships. */
@@ -282,5 +286,10 @@ export function compileKb(source: KbSource, links: OntologyLinks): KnowledgeBase
       treatments: source.treatments.flatMap(treatments),
     },
   };
+  kb.items.concepts = withAliasSources(
+    kb.items.concepts,
+    links,
+    parsePhraseRules(source.layPhrases),
+  );
   return loadKnowledgeBase(kb);
 }

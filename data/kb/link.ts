@@ -32,7 +32,13 @@ import { source } from './source/index.ts';
 import { linkOverrides } from './source/link-overrides.ts';
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const SOURCES = path.resolve(process.argv[2] ?? here('../../../shared/data/sources'));
+const SOURCES = path.resolve(
+  process.argv[2] ??
+    [here('../../../shared/data/sources'), here('../../../../shared/data/sources')].find((dir) =>
+      existsSync(dir),
+    ) ??
+    here('../../../shared/data/sources'),
+);
 const SYMP_SOURCE = 'Symptom Ontology';
 
 function read(name: string): string {
@@ -72,6 +78,9 @@ const toLink = (sourceName: string, concept: Concept): OntologyLink => {
     label: concept.canonicalName,
     ...(cuis.length === 1 && cuis[0] !== undefined ? { cui: cuis[0] } : {}),
     codes: concept.codes.filter((code) => code.system !== 'UMLS'),
+    // The ontology's other names (exact synonyms; MeSH's natural word order): the build adds
+    // them to the concept's aliases, citing the ontology.
+    ...(concept.aliases.length > 0 ? { synonyms: concept.aliases } : {}),
   };
 };
 

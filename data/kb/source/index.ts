@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type {
   ConditionDef,
   MedicationDef,
@@ -53,10 +54,13 @@ export interface KbSource {
   questions: QuestionDef[];
   medications: MedicationDef[];
   treatments: TreatmentDef[];
+  /** The lay phrase rules (`lay-phrases.txt`, format in packages/clinical/src/kb/phrase-rules.ts). */
+  layPhrases: string;
 }
 
 export const source: KbSource = {
-  kbVersion: '2026.11.4',
+  layPhrases: readFileSync(new URL('./lay-phrases.txt', import.meta.url), 'utf8'),
+  kbVersion: '2026.11.5',
   name: 'Loopdesk primary and urgent care knowledge base',
   description:
     "Common primary-care and urgent-care conditions, the observations that suggest or argue against them, and red-flag complications. Written for Loopdesk from general medical knowledge; weights are the project's own.",

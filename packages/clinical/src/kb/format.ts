@@ -10,7 +10,7 @@ import { z } from 'zod';
  * Versioning: `formatVersion` is `MAJOR.MINOR`. A reader accepts any minor of its major: a minor
  * only adds optional fields. A change that existing readers would misread raises the major.
  */
-export const FORMAT_VERSION = '1.1';
+export const FORMAT_VERSION = '1.2';
 const FORMAT_MAJOR = FORMAT_VERSION.split('.')[0] ?? '1';
 
 /** What a concept is (defined once in contracts, the wire format). Observations come in three kinds: `sign`, `symptom` and the general `observation`. */
@@ -61,6 +61,14 @@ export type Provenance = z.infer<typeof Provenance>;
 
 const ids = z.array(ConceptId).default([]);
 
+/** Where one alias comes from (format 1.2): the authored KB, an open ontology, a phrase rule. */
+export const AliasSource = z.object({
+  alias: z.string().trim().min(1),
+  source: z.string().min(1),
+  reference: z.string().min(1),
+});
+export type AliasSource = z.infer<typeof AliasSource>;
+
 /** A concept: a condition, an observation, a body system, a medication… */
 export const Concept = z
   .object({
@@ -69,6 +77,8 @@ export const Concept = z
     canonicalName: z.string().trim().min(1),
     /** Other names, lay words included ('tummy ache'). Matched by concept search. */
     aliases: z.array(z.string().trim().min(1)).default([]),
+    /** Format 1.2: the source of each alias (an alias missing here: the concept's provenance). */
+    aliasSources: z.array(AliasSource).optional(),
     class: ConceptClass,
     definition: z.string().optional(),
     /** `is_a` parents (ids of concepts, possibly in another KB part). */

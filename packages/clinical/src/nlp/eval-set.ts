@@ -93,6 +93,27 @@ const finish = (t: Tally): GroupScore => ({
   context: ratio(t.contextRight, t.matched),
 });
 
+/**
+ * Concepts that state a context themselves ('family history of bowel cancer', 'past episodes of
+ * depression'): the flag their name already says is not scored, since 'heart disease runs in the
+ * family' names the patient's own risk factor whether or not the family flag is set.
+ */
+export function contextOfConcept(conceptId: string): { family: boolean; historical: boolean } {
+  return {
+    family: conceptId.startsWith('LD:family-history'),
+    historical: HISTORY_CONCEPTS.has(conceptId),
+  };
+}
+const HISTORY_CONCEPTS = new Set([
+  'LD:past-depressive-episodes',
+  'LD:previous-similar-episodes',
+  'LD:cancer-history',
+  'LD:known-heart-disease',
+  'LD:previous-abdominal-surgery',
+  'LD:psoriasis-history',
+  'LD:sunburn-history',
+]);
+
 /** Dose and frequency words compared without case, spaces or a trailing full stop. */
 const squash = (s: string | undefined) => (s ?? '').toLowerCase().replace(/[\s.]+/gu, '');
 
@@ -136,9 +157,10 @@ export function scoreEvalSet(
       used.add(i);
       const gold = message.entities[i] as GoldMention;
       const negationRight = (gold.presence === 'deny') === p.negated;
+      const own = contextOfConcept(p.conceptId);
       const contextRight =
-        gold.family === p.context.family &&
-        gold.historical === p.context.historical &&
+        (own.family || gold.family === p.context.family) &&
+        (own.historical || gold.historical === p.context.historical) &&
         gold.hypothetical === p.context.hypothetical;
       for (const t of groupsOf(message, p.class)) {
         t.tp++;

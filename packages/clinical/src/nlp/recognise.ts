@@ -7,6 +7,20 @@ import type { OnsetEntity } from './onset.ts';
 import { recogniseOnsets } from './onset.ts';
 import type { Sentence, Token } from './tokenise.ts';
 import { splitSentences, tokenise } from './tokenise.ts';
+import { readDoseFrequency } from './medication.ts';
+import { matchKey, TEXTING, wordKey } from './normalise.ts';
+import {
+  CLAUSE_JOINERS,
+  CLAUSE_STARTERS,
+  COMMON_WORDS,
+  FILLER_WORDS,
+  LINKING_WORDS,
+  PREDICATIVE_ADJECTIVES,
+  SUBJECTS,
+} from './word-lists.ts';
+
+export { wordKey } from './normalise.ts';
+export { FILLER_WORDS, LINKING_WORDS, PREDICATIVE_ADJECTIVES } from './word-lists.ts';
 
 /** Whether the text says the patient has the finding: yes, no, or maybe / only if. */
 export type Presence = 'endorse' | 'deny' | 'unsure';
@@ -43,6 +57,10 @@ export interface ConceptEntity {
   fuzzy: boolean;
   /** Every concept carrying the matched name, the chosen one first. */
   candidates: ConceptCandidate[];
+  /** Medications: the dose words after the name, when given ('400 mg'). */
+  dose?: string;
+  /** Medications: the frequency words, when given ('twice a day', 'when needed'). */
+  frequency?: string;
 }
 
 /** What recognition finds in a text: concept mentions and onset / time expressions. */
@@ -77,6 +95,7 @@ export interface Recogniser {
 export const DEFAULT_RECOGNISED_CLASSES: readonly ConceptClass[] = [
   'condition',
   ...OBSERVATION_CLASSES,
+  'medication',
 ];
 
 /** Names that are everyday words in chat far more often than the concept they name. */
@@ -102,35 +121,13 @@ const CLASS_RANK: Partial<Record<ConceptClass, number>> = {
   condition: 4,
 };
 
-/**
- * The matching key of a word: lower case, accents and apostrophes removed, and a simple
- * plural → singular ('stools' → 'stool', 'rashes' → 'rash', 'allergies' → 'allergy').
- */
-export function wordKey(word: string): string {
-  const w = word
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/['’]/gu, '');
-  if (w.length <= 3 || !w.endsWith('s') || /(ss|us|is)$/u.test(w)) {
-    return w;
-  }
-  if (w.endsWith('ies') && w.length > 4) {
-    return `${w.slice(0, -3)}y`;
-  }
-  if (/(shes|xes|zes|sses|tches)$/u.test(w)) {
-    return w.slice(0, -2);
-  }
-  return w.slice(0, -1);
-}
-
 // Possessives name the same finding whoever it belongs to: 'lost her voice' is 'lost my voice',
 // and 'pain in the chest' is 'pain in my chest'.
 const POSSESSIVES = new Set(['my', 'his', 'her', 'their', 'your', 'our', 'the']);
 
 /** The matching key of a word in running text or a name: `wordKey`, possessives as 'my'. */
 function unitKey(word: string): string {
-  const key = wordKey(word);
+  const key = matchKey(word);
   return POSSESSIVES.has(key) ? 'my' : key;
 }
 
@@ -138,21 +135,23 @@ function unitKey(word: string): string {
  * Ways of saying 'cannot', read as one word: 'can barely open my mouth', 'unable to sleep' and
  * 'hard to hear' are 'can't open my mouth', 'can't sleep' and 'can't hear'.
  */
-const CANNOT_PHRASES: readonly (readonly string[])[] = [
-  ['cannot'],
-  ['couldnt'],
-  ['can', 'not'],
-  ['could', 'not'],
-  ['can', 'barely'],
-  ['can', 'hardly'],
-  ['could', 'barely'],
-  ['could', 'hardly'],
-  ['unable', 'to'],
-  ['not', 'able', 'to'],
-  ['hard', 'to'],
-  ['struggling', 'to'],
-  ['struggle', 'to'],
-];
+const CANNOT_PHRASES: readonly (readonly string[])[] = (
+  [
+    ['cannot'],
+    ['couldnt'],
+    ['can', 'not'],
+    ['could', 'not'],
+    ['can', 'barely'],
+    ['can', 'hardly'],
+    ['could', 'barely'],
+    ['could', 'hardly'],
+    ['unable', 'to'],
+    ['not', 'able', 'to'],
+    ['hard', 'to'],
+    ['struggling', 'to'],
+    ['struggle', 'to'],
+  ] as const
+).map((phrase) => phrase.map(matchKey));
 const CANNOT = 'cant';
 
 /** Length of the 'cannot' phrase starting at `keys[from]`, or 0. */
@@ -169,7 +168,7 @@ function cannotAt(keys: readonly string[], from: number): number {
 export function nameKeys(name: string): string[] {
   const keys = tokenise(name)
     .filter((t) => t.kind !== 'punct')
-    .map((t) => unitKey(t.text));
+    .flatMap((t) => (TEXTING[wordKey(t.text)]?.split(' ') ?? [t.text]).map(unitKey));
   const out: string[] = [];
   for (let i = 0; i < keys.length;) {
     const length = cannotAt(keys, i);
@@ -179,152 +178,14 @@ export function nameKeys(name: string): string[] {
   return out;
 }
 
-/**
- * Words that may stand inside a name without changing what it names: 'throat is really
- * painful', 'arms and legs were jerking' (linking words too). Never the first or last word of a
- * match.
- */
-export const FILLER_WORDS: ReadonlySet<string> = new Set(
-  [
-    'really',
-    'very',
-    'so',
-    'quite',
-    'bit',
-    'little',
-    'slightly',
-    'extremely',
-    'badly',
-    'too',
-    'super',
-    'rather',
-    'terribly',
-    'awfully',
-    'pretty',
-    'much',
-    'all',
-    'still',
-    'now',
-    'just',
-    'also',
-    'that',
-    'which',
-  ].map(wordKey),
-);
-
-/** Verbs linking a body part to what is wrong with it: 'my tummy is swollen', 'eyes feel dry'. */
-export const LINKING_WORDS: ReadonlySet<string> = new Set(
-  [
-    'is',
-    'are',
-    'was',
-    'were',
-    'been',
-    'has',
-    'have',
-    'had',
-    'feel',
-    'feels',
-    'felt',
-    'feeling',
-    'look',
-    'looks',
-    'looked',
-    'looking',
-    'seem',
-    'seems',
-    'get',
-    'gets',
-    'got',
-    'getting',
-    'gone',
-    'went',
-    'become',
-    'became',
-    'keep',
-    'keeps',
-    'going',
-  ].map(wordKey),
-);
-
-/**
- * Adjectives that describe a finding of a body part. A name 'ADJ PART' ('swollen tummy', 'stiff
- * neck') is also matched said the other way round ('tummy is swollen', 'neck feels stiff').
- */
-export const PREDICATIVE_ADJECTIVES: ReadonlySet<string> = new Set(
-  [
-    'sore',
-    'swollen',
-    'stiff',
-    'itchy',
-    'painful',
-    'tender',
-    'red',
-    'hot',
-    'weak',
-    'blocked',
-    'runny',
-    'stuffy',
-    'dry',
-    'numb',
-    'puffy',
-    'bloated',
-    'tight',
-    'heavy',
-    'pale',
-    'cold',
-    'blurry',
-    'blurred',
-    'watery',
-    'sticky',
-    'crusty',
-    'pitted',
-    'bent',
-    'bruised',
-    'cracked',
-    'yellow',
-    'dark',
-    'cloudy',
-    'flaky',
-    'scaly',
-    'bulging',
-    'aching',
-    'achy',
-    'burning',
-    'throbbing',
-    'tingly',
-    'clammy',
-    'sweaty',
-    'shaky',
-    'wobbly',
-    'bleeding',
-    'inflamed',
-    'infected',
-    'distended',
-    'enlarged',
-    'lumpy',
-    'greasy',
-    'thick',
-    'frothy',
-    'foamy',
-    'smelly',
-    'irregular',
-    'fast',
-    'slow',
-    'high',
-    'low',
-    'full',
-    'muffled',
-    'racing',
-    'shaking',
-    'tense',
-    'watering',
-    'blotchy',
-  ].map(wordKey),
-);
-
 /** Last words of names that say a part hurts: 'knee pain', 'back ache'. */
-const PAIN_WORDS = new Set(['pain', 'ache'].map(wordKey));
+const PAIN_WORDS = new Set(['pain', 'ache'].map(matchKey));
+/** 'PART hurts', 'PART is killing me', 'PART is agony' ('agony' is keyed as 'pain'). */
+const HURT_VERBS = [
+  ...new Set(['hurt', 'hurting', 'ache', 'aching', 'killing', 'agony'].map(matchKey)),
+];
+const PAIN_ADJECTIVES = [...new Set(['sore', 'painful', 'aching', 'achy'].map(matchKey))];
+const [PAIN, IN, MY] = ['pain', 'in', 'my'].map(matchKey) as [string, string, string];
 /** Endings of adjectives ('abdominal', 'pelvic', 'testicular'): not a part to say 'hurts' of. */
 const ADJECTIVE_ENDING = /(al|ic|ar|ary|ous|ive|ing|ed|y)$/u;
 
@@ -334,8 +195,8 @@ const ADJECTIVE_ENDING = /(al|ic|ar|ary|ous|ive|ing|ed|y)$/u;
  * placeholder that matches any of LINKING_WORDS); 'knee pain' → 'knee hurts', 'knee aches',
  * 'pain in my knee', 'sore knee', 'painful knee' and their predicative forms.
  */
-export function derivedNameKeys(keys: readonly string[]): string[][] {
-  return derivedNames(keys).map((d) => d.keys);
+export function derivedNameKeys(keys: readonly string[], words?: readonly string[]): string[][] {
+  return derivedNames(keys, words).map((d) => d.keys);
 }
 
 /** A name said another way: its keys, and the body part it describes when it has one. */
@@ -345,7 +206,7 @@ export interface DerivedName {
 }
 
 /** `derivedNameKeys` with the part each way describes (for coordination: 'red, hot and sore'). */
-export function derivedNames(keys: readonly string[]): DerivedName[] {
+export function derivedNames(keys: readonly string[], words = keys): DerivedName[] {
   const out: DerivedName[] = [];
   const predicative = (adjective: string, part: readonly string[]) => {
     out.push({ keys: [...part, LINK, adjective], part }, { keys: [...part, adjective], part });
@@ -356,6 +217,7 @@ export function derivedNames(keys: readonly string[]): DerivedName[] {
   if (part0 && keys[0] !== undefined) {
     predicative(keys[0], part0);
   }
+  out.push(...reordered(keys, words));
   const last = keys[keys.length - 1];
   const part = keys.slice(0, -1);
   if (
@@ -363,18 +225,42 @@ export function derivedNames(keys: readonly string[]): DerivedName[] {
     PAIN_WORDS.has(last) &&
     part.length >= 1 &&
     part.length <= 2 &&
-    part.every((word) => /^\p{L}+$/u.test(word) && !ADJECTIVE_ENDING.test(word))
+    part.every((word) => /^\p{L}+$/u.test(word)) &&
+    words.slice(0, part.length).every((word) => !ADJECTIVE_ENDING.test(word))
   ) {
-    for (const verb of ['hurt', 'hurting', 'ache', 'aching', 'killing']) {
-      out.push({ keys: [...part, verb], part });
+    for (const verb of HURT_VERBS) {
+      out.push({ keys: [...part, verb], part }, { keys: [...part, LINK, verb], part });
     }
-    out.push({ keys: ['pain', 'in', 'my', ...part], part });
-    for (const adjective of ['sore', 'painful', 'aching', 'achy']) {
+    out.push({ keys: [PAIN, IN, MY, ...part], part });
+    for (const adjective of PAIN_ADJECTIVES) {
       attributive(adjective, part);
       predicative(adjective, part);
     }
   }
   return out;
+}
+
+const [OF, ON] = ['of', 'on'].map(matchKey) as [string, string];
+const LINKED_BY = new Set([IN, OF, ON]);
+
+/**
+ * Two nouns said in the other order: 'ankle swelling' as 'swelling in / of / on my ankle', and
+ * 'swelling of the skin' or 'loss of appetite' as 'skin swelling', 'appetite loss'.
+ */
+function reordered(keys: readonly string[], words: readonly string[]): DerivedName[] {
+  const nounish = (word: string | undefined) =>
+    word !== undefined && /^\p{L}{4,}$/u.test(word) && !ADJECTIVE_ENDING.test(word);
+  const [a, b, c, d] = keys;
+  if (keys.length === 2 && a && b && nounish(words[0]) && !PREDICATIVE_ADJECTIVES.has(a)) {
+    return [IN, OF, ON].map((link) => ({ keys: [b, link, MY, a] }));
+  }
+  if (keys.length === 3 && a && c && b && LINKED_BY.has(b) && nounish(words[0]) && nounish(c)) {
+    return [{ keys: [c, a] }];
+  }
+  if (keys.length === 4 && a && b && d && LINKED_BY.has(b) && keys[2] === MY && nounish(words[0])) {
+    return [{ keys: [d, a] }];
+  }
+  return [];
 }
 
 /** The body part a name 'ADJ PART' describes ('tummy' of 'swollen tummy'), if it is one. */
@@ -415,8 +301,11 @@ function unitsOf(tokens: readonly Token[]): Unit[] {
       }
       continue;
     }
-    units.push({ key: unitKey(token.text), token, last: token, comma });
-    comma = false;
+    const meant = TEXTING[wordKey(token.text)]?.split(' ') ?? [token.text];
+    for (const word of meant) {
+      units.push({ key: unitKey(word), token, last: token, comma });
+      comma = false;
+    }
   }
   const keys = units.map((u) => u.key);
   const merged: Unit[] = [];
@@ -554,46 +443,23 @@ interface CueHit {
   to: number;
 }
 
-// After ',' 'and' or 'or', these words start a new clause and end a cue's scope:
-// 'no fever and I have a cough', 'denies chest pain, has a cough'.
-const CLAUSE_STARTERS = new Set(
-  [
-    'i',
-    'im',
-    'ive',
-    'id',
-    'ill',
-    'my',
-    'it',
-    'its',
-    'he',
-    'she',
-    'they',
-    'we',
-    'there',
-    'this',
-    'that',
-    'have',
-    'has',
-    'had',
-    'got',
-    'get',
-    'feel',
-    'am',
-    'is',
-    'was',
-    'reports',
-    'complains',
-    'a',
-    'an',
-    'some',
-    'mild',
-    'bad',
-    'severe',
-    'slight',
-  ].map(wordKey),
-);
-const CLAUSE_JOINERS = new Set(['and', 'or', 'plus', 'also']);
+const IN_YEAR: Cue = { phrase: 'in <year>', category: 'historical', direction: 'backward' };
+
+/** 'in 2019', 'back in 2015': a year says what comes before it happened then. */
+function yearCues(units: readonly Unit[]): CueHit[] {
+  const hits: CueHit[] = [];
+  units.forEach((u, i) => {
+    const year = Number(u.key);
+    if (i > 0 && units[i - 1]?.key === 'in' && year >= 1920 && year < new Date().getFullYear()) {
+      hits.push({ cue: IN_YEAR, from: i - 1, to: i + 1 });
+    }
+  });
+  return hits;
+}
+
+/** A word with its doubled letters single: 'diarhea' and 'diarrhea', 'chils' and 'chills'. */
+const undoubled = (word: string) => word.replace(/(\p{L})\1+/gu, '$1');
+const sameLetters = (a: string, b: string) => [...a].sort().join('') === [...b].sort().join('');
 
 /** Backward cues look at most this many words back. */
 const BACKWARD_WINDOW = 6;
@@ -643,7 +509,10 @@ export function createRecogniser(
       continue;
     }
     for (const name of [concept.canonicalName, ...concept.aliases]) {
-      for (const way of derivedNames(nameKeys(name))) {
+      const words = tokenise(name)
+        .filter((t) => t.kind !== 'punct')
+        .map((t) => wordKey(t.text));
+      for (const way of derivedNames(nameKeys(name), words)) {
         derived.push([
           way.keys,
           {
@@ -676,18 +545,28 @@ export function createRecogniser(
     options.fuzzy === false
       ? undefined
       : (key: string, at: TrieNode<NameEntry>): TrieNode<NameEntry>[] => {
-          // Only words the dictionary does not know, of five letters or more, and with the right
-          // first letter: typos rarely hit the first letter, and short words are too ambiguous.
-          if (key.length < 5 || vocabulary.has(key) || !/^\p{L}+$/u.test(key)) {
+          // Only words the dictionary does not know and that are no everyday word ('would' is not
+          // 'wound'), of five letters or more, and with the right first letter: typos rarely hit
+          // the first letter, and short words are too ambiguous. A four-letter word may only have
+          // two letters swapped ('pian' for 'pain').
+          if (
+            key.length < 4 ||
+            vocabulary.has(key) ||
+            COMMON_WORDS.has(key) ||
+            !/^\p{L}+$/u.test(key)
+          ) {
             return [];
           }
-          const max = allowedEdits(key.length);
+          const short = key.length === 4;
+          const max = short ? 1 : allowedEdits(key.length);
           const found: TrieNode<NameEntry>[] = [];
           for (const [child, next] of at.children) {
             if (
-              child.length >= 5 &&
+              child.length >= 4 &&
               child[0] === key[0] &&
-              boundedEditDistance(key, child, max) <= max
+              (undoubled(child) === undoubled(key) ||
+                ((short ? child.length === 4 && sameLetters(child, key) : child.length >= 5) &&
+                  boundedEditDistance(key, child, max) <= max))
             ) {
               found.push(next);
             }
@@ -832,16 +711,27 @@ export function createRecogniser(
       start: t.start + sentence.start,
       end: t.end + sentence.start,
     }));
-    const units = unitsOf(tokens);
+    const units = unitsOf(tokens).map((u) => {
+      // Texting drops the g of '-ing' ('throwin up', 'killin me'): read it back when that
+      // makes a word the dictionary knows.
+      if (vocabulary.has(u.key) || !/^\p{L}{3,}in$/u.test(u.token.text)) {
+        return u;
+      }
+      const key = unitKey(`${u.token.text}g`);
+      return vocabulary.has(key) ? { ...u, key } : u;
+    });
     let mentions = conceptMatches(units);
-    const hits = cueMatches(units, mentions);
+    const hits = [...cueMatches(units, mentions), ...yearCues(units)];
     mentions = mentions.filter((m) => hits.every((h) => !(h.from < m.to && m.from < h.to)));
 
     // A scope boundary sits before unit i when a clause starts there.
     const boundary = new Set<number>();
     units.forEach((u, i) => {
       const next = units[i + 1];
-      if (CLAUSE_JOINERS.has(u.key) && next && CLAUSE_STARTERS.has(next.key)) {
+      // After 'or' only a new subject starts a clause: 'havent been sick or had any
+      // temperature' is one list.
+      const starts = u.key === 'or' ? SUBJECTS : CLAUSE_STARTERS;
+      if (CLAUSE_JOINERS.has(u.key) && next && starts.has(next.key)) {
         boundary.add(i);
       }
       if (u.comma && CLAUSE_STARTERS.has(u.key)) {
@@ -883,7 +773,7 @@ export function createRecogniser(
       }
     }
 
-    return mentions.map((m) => {
+    const entities = mentions.map((m): ConceptEntity => {
       const inScope = (category: CueCategory) =>
         scopes.some((s) => s.category === category && m.from >= s.from && m.from < s.to);
       const ranked = [...m.values].sort(
@@ -927,6 +817,11 @@ export function createRecogniser(
           })),
       };
     });
+    const medications = entities.filter((e) => e.class === 'medication');
+    readDoseFrequency(text, medications, sentence.end).forEach((found, i) => {
+      Object.assign(medications[i] as ConceptEntity, found);
+    });
+    return entities;
   }
 
   const byId = new Map(concepts.map((c) => [c.id, c]));
