@@ -34,3 +34,18 @@ export async function tokenForRoles(
   const token = await tokens.sign({ sub: row.id, sid: sessionId, email, roles: [...roles] });
   return { token, userId: row.id, sessionId };
 }
+
+/** Creates an API key through the admins' route, as the assistant's operator would; returns it. */
+export async function apiKeyFor(t: TestApp, name = 'assistant-test'): Promise<string> {
+  const admin = (await tokenForRoles(t, `admin-of-${name}@example.test`, ['admin'])).token;
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/internal/integration/api-keys',
+    headers: { authorization: `Bearer ${admin}` },
+    payload: { name },
+  });
+  if (created.statusCode !== 201) {
+    throw new Error(`API key not created: ${created.statusCode} ${created.body}`);
+  }
+  return created.json<{ key: string }>().key;
+}

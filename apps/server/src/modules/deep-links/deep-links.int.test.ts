@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeepLink } from '@loopdesk/contracts/deep-links.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { tokenForRoles } from '../../test/tokens.ts';
+import { apiKeyFor, tokenForRoles } from '../../test/tokens.ts';
 import { deepLinkKey, signDeepLink } from './signature.ts';
 
 describe('telehealth deep links', () => {
@@ -13,17 +13,9 @@ describe('telehealth deep links', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const admin = (await tokenForRoles(t, 'ada@example.test', ['admin'])).token;
     medical = (await tokenForRoles(t, 'meera@example.test', ['medical'])).token;
     annotator = (await tokenForRoles(t, 'ann@example.test', ['annotator'])).token;
-    key = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/internal/integration/api-keys',
-        headers: { authorization: `Bearer ${admin}` },
-        payload: { name: 'assistant-test' },
-      })
-    ).json().key;
+    key = await apiKeyFor(t);
     const db = t.database.db;
     await db
       .insertInto('consumers')

@@ -8,7 +8,7 @@ import {
 import { EXCEPTION_ERRORS } from '@loopdesk/contracts/exceptions.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { feedCaughtUp } from '../../test/outbox.ts';
-import { tokenForRoles } from '../../test/tokens.ts';
+import { apiKeyFor, tokenForRoles } from '../../test/tokens.ts';
 
 interface FeedEvent {
   type: string;
@@ -27,17 +27,10 @@ describe('direct messaging', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    const admin = (await tokenForRoles(t, 'ada@example.test', ['admin'])).token;
     medical = (await tokenForRoles(t, 'meera@example.test', ['medical'])).token;
     annotator = (await tokenForRoles(t, 'ann@example.test', ['annotator'])).token;
     lead = (await tokenForRoles(t, 'lead@example.test', ['medical', 'admin'])).token;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/internal/integration/api-keys',
-      headers: { authorization: `Bearer ${admin}` },
-      payload: { name: 'assistant-test' },
-    });
-    key = created.json().key;
+    key = await apiKeyFor(t);
   });
   beforeEach(async () => {
     const db = t.database.db;

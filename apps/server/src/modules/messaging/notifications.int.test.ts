@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_MIN_CHARS } from '@loopdesk/contracts/notifications.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { feedCaughtUp } from '../../test/outbox.ts';
-import { tokenForRoles } from '../../test/tokens.ts';
+import { apiKeyFor, tokenForRoles } from '../../test/tokens.ts';
 
 interface FeedEvent {
   type: string;
@@ -28,16 +28,9 @@ describe('push notifications', () => {
   beforeAll(async () => {
     // Two broadcasts an hour and two tests: the limit is easy to reach.
     t = await startTestApp({ env: { PUSH_BROADCASTS_PER_HOUR: '2', PUSH_TESTS_PER_HOUR: '2' } });
-    const admin = (await tokenForRoles(t, 'ada@example.test', ['admin'])).token;
     medical = (await tokenForRoles(t, 'meera@example.test', ['medical'])).token;
     annotator = (await tokenForRoles(t, 'ann@example.test', ['annotator'])).token;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/internal/integration/api-keys',
-      headers: { authorization: `Bearer ${admin}` },
-      payload: { name: 'assistant-test' },
-    });
-    key = created.json().key;
+    key = await apiKeyFor(t);
     await t.app.inject({
       method: 'PUT',
       url: '/api/v1/consumers/demo-sam',

@@ -10,7 +10,7 @@ import {
 } from '../../../test/fake-server.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 45_000 });
 
 const MEERA = makeUser(['medical'], { id: 'user-meera', email: 'meera@example.com' });
 const THREAD = '11111111-2222-4333-8444-555555555555';

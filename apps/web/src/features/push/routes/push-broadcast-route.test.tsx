@@ -10,6 +10,14 @@ const MEERA = makeUser(['medical'], { id: 'user-meera', email: 'meera@example.co
 const TITLE = 'Clinic closed on Friday';
 const CONTENT = 'The clinic is closed this Friday for staff training.';
 
+/** Types the announcement, once the lazy screen has loaded. */
+async function fillAnnouncement(events: ReturnType<typeof renderApp>['events']) {
+  await events.click(await screen.findByRole('textbox', { name: 'Title' }, { timeout: 15_000 }));
+  await events.paste(TITLE);
+  await events.click(screen.getByRole('textbox', { name: 'Content' }));
+  await events.paste(CONTENT);
+}
+
 describe('push broadcast', () => {
   it('keeps Send disabled until title and content have 10 characters, each field saying what is missing', async () => {
     const { events } = renderApp({ path: '/communication/push', user: MEERA });
@@ -39,10 +47,7 @@ describe('push broadcast', () => {
         },
       },
     });
-    await events.click(await screen.findByRole('textbox', { name: 'Title' }, { timeout: 15_000 }));
-    await events.paste(TITLE);
-    await events.click(screen.getByRole('textbox', { name: 'Content' }));
-    await events.paste(CONTENT);
+    await fillAnnouncement(events);
     await events.click(screen.getByRole('button', { name: 'Send' }));
     const dialog = await screen.findByRole('dialog', { name: 'Review push notification' });
     expect(within(dialog).getByText(TITLE)).toBeInTheDocument();
@@ -74,10 +79,7 @@ describe('push broadcast', () => {
             : json(200, { id: 'n1' }),
       },
     });
-    await events.click(await screen.findByRole('textbox', { name: 'Title' }, { timeout: 15_000 }));
-    await events.paste(TITLE);
-    await events.click(screen.getByRole('textbox', { name: 'Content' }));
-    await events.paste(CONTENT);
+    await fillAnnouncement(events);
     await events.click(screen.getByRole('button', { name: 'Send' }));
     await events.click(await screen.findByRole('button', { name: 'Send to every patient' }));
     expect(
@@ -107,10 +109,7 @@ describe('push broadcast', () => {
         },
       },
     });
-    await events.click(await screen.findByRole('textbox', { name: 'Title' }, { timeout: 15_000 }));
-    await events.paste(TITLE);
-    await events.click(screen.getByRole('textbox', { name: 'Content' }));
-    await events.paste(CONTENT);
+    await fillAnnouncement(events);
     await events.click(screen.getByRole('textbox', { name: 'Patient id' }));
     await events.paste('demo-sam');
     await events.click(screen.getByRole('button', { name: 'Send test' }));
