@@ -301,8 +301,8 @@ function unitsOf(tokens: readonly Token[]): Unit[] {
       }
       continue;
     }
-    const meant = TEXTING[wordKey(token.text)]?.split(' ') ?? [token.text];
-    for (const word of meant) {
+    const shorthand = token.text.length <= 6 ? TEXTING[token.text.toLowerCase()] : undefined;
+    for (const word of shorthand?.split(' ') ?? [token.text]) {
       units.push({ key: unitKey(word), token, last: token, comma });
       comma = false;
     }
@@ -458,7 +458,17 @@ function yearCues(units: readonly Unit[]): CueHit[] {
 }
 
 /** A word with its doubled letters single: 'diarhea' and 'diarrhea', 'chils' and 'chills'. */
-const undoubled = (word: string) => word.replace(/(\p{L})\1+/gu, '$1');
+const undoubledCache = new Map<string, string>();
+const undoubled = (word: string): string => {
+  let single = undoubledCache.get(word);
+  if (single === undefined) {
+    single = word.replace(/(\p{L})\1+/gu, '$1');
+    if (undoubledCache.size < 100_000) {
+      undoubledCache.set(word, single);
+    }
+  }
+  return single;
+};
 const sameLetters = (a: string, b: string) => [...a].sort().join('') === [...b].sort().join('');
 
 /** Backward cues look at most this many words back. */
