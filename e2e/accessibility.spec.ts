@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
+import { findAndOpen, runIntake } from './support/conversations.ts';
 import { expandAllGroups } from './support/drawer.ts';
 import { selectWithMouse, type DemoAssistant } from './support/federated.ts';
 import { disclaimerDialog, signInAs } from './support/sign-in.ts';
@@ -194,6 +195,20 @@ test('the test tools with results', async ({ page }) => {
     page.getByRole('table', { name: 'Differential Diagnosis Prediction' }).getByRole('row').nth(1),
   ).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'clinical inference with a prediction');
+});
+
+test('the conversation viewer with a conversation', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await runIntake(request, { given: 'Axel', family: 'Moorhen' }, [
+    ['OUT', 'What brings you here today?'],
+    ['IN', 'I have a sore throat and a fever since Monday.'],
+  ]);
+  await signInAs(page, EVERY_ROLE);
+  await findAndOpen(page, 'Axel Moorhen');
+  await expect(
+    page.getByRole('region', { name: 'Network Data' }).getByRole('img', { name: /^Acuity/ }),
+  ).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the conversation viewer with a conversation');
 });
 
 test('the knowledge-graph inspector with a graph', async ({ page }) => {

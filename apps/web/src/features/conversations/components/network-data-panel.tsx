@@ -31,7 +31,14 @@ export function AcuityRing({ acuity, ring }: { acuity: string | undefined; ring:
       aria-label={`Acuity: ${acuity ?? 'not known yet'} (ring ${ring}%)`}
       sx={{ position: 'relative', display: 'inline-flex' }}
     >
-      <CircularProgress variant="determinate" value={ring} size={96} thickness={6} color={colour} />
+      <CircularProgress
+        aria-hidden
+        variant="determinate"
+        value={ring}
+        size={96}
+        thickness={6}
+        color={colour}
+      />
       <Box
         sx={{
           position: 'absolute',

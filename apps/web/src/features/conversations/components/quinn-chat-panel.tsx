@@ -42,7 +42,9 @@ export function QuinnChatPanel({ messages }: { messages: readonly ConversationMe
               borderRadius: 1,
               maxWidth: '85%',
               ml: m.direction === 'IN' ? 0 : 'auto',
-              bgcolor: m.direction === 'IN' ? 'grey.800' : 'primary.dark',
+              bgcolor: m.direction === 'IN' ? 'grey.800' : 'grey.900',
+              border: 1,
+              borderColor: m.direction === 'IN' ? 'grey.700' : 'primary.main',
             }}
           >
             <Typography variant="caption" component="p">
