@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
 import { E2E_API_KEY } from './support/assistant.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
+import { findAndOpen, runIntake } from './support/conversations.ts';
 import { expandAllGroups } from './support/drawer.ts';
 import { sendSummaryJob, takeSummaryJob } from './support/clinical-summary.ts';
 import { selectWithMouse, type DemoAssistant } from './support/federated.ts';
@@ -243,6 +244,20 @@ test('push broadcast under review, and a telehealth deep link with its QR code',
   await page.getByRole('button', { name: 'Generate link' }).click();
   await expect(page.getByRole('img', { name: 'QR code of the link' })).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'the deep link generator with a link');
+});
+
+test('the conversation viewer with a conversation', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await runIntake(request, { given: 'Axel', family: 'Moorhen' }, [
+    ['OUT', 'What brings you here today?'],
+    ['IN', 'I have a sore throat and a fever since Monday.'],
+  ]);
+  await signInAs(page, EVERY_ROLE);
+  await findAndOpen(page, 'Axel Moorhen');
+  await expect(
+    page.getByRole('region', { name: 'Network Data' }).getByRole('img', { name: /^Acuity/ }),
+  ).toBeVisible();
+  await expectNoSeriousAxeViolations(page, 'the conversation viewer with a conversation');
 });
 
 test('the knowledge-graph inspector with a graph', async ({ page }) => {

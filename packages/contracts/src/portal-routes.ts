@@ -136,7 +136,7 @@ export const PORTAL_ROUTES = [
     label: 'Conversations Search',
     group: 'Conversations',
     access: any('patient:conversations:search'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'direct-messaging',

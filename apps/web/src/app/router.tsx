@@ -48,6 +48,11 @@ const ClinicalInferenceRoute = lazy(() =>
     default: m.ClinicalInferenceRoute,
   })),
 );
+const ConversationsRoute = lazy(() =>
+  import('../features/conversations/routes/conversations-route.tsx').then((m) => ({
+    default: m.ConversationsRoute,
+  })),
+);
 const InspectGraphRoute = lazy(() =>
   import('../features/knowledge-graph/routes/inspect-graph-route.tsx').then((m) => ({
     default: m.InspectGraphRoute,
@@ -121,6 +126,7 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'differential-diagnosis': DifferentialDiagnosisRoute,
   'clinical-inference': ClinicalInferenceRoute,
   'inspect-graph': InspectGraphRoute,
+  conversations: ConversationsRoute,
   async: AsyncDashboardRoute,
   'async-task': AsyncTaskRoute,
   'async-add-task': AddTaskRoute,
