@@ -46,7 +46,9 @@ test('every route of the portal, for a user with every role', async ({ page }) =
   // About 25 screens, each loaded afresh: some 100 s on a quiet machine.
   test.setTimeout(360_000);
   await signInAs(page, EVERY_ROLE);
-  const routes = (PORTAL_ROUTES as readonly PortalRoute[]).filter((r) => r.id !== 'async-task');
+  const routes = (PORTAL_ROUTES as readonly PortalRoute[]).filter(
+    (r) => r.id !== 'async-task' && r.id !== 'data-preparation-job',
+  );
   for (const route of routes) {
     await openScreen(page, pathOf(route), route.title);
     if (route.status === 'later') {
@@ -204,4 +206,17 @@ test('the knowledge-graph inspector with a graph', async ({ page }) => {
   await page.getByRole('option', { name: 'appendicitis', exact: true }).click();
   await expect(page.getByRole('figure', { name: 'Knowledge graph of appendicitis' })).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'the knowledge-graph inspector with a graph');
+});
+
+test('a data preparation job with its document and form', async ({ page }) => {
+  await signInAs(page, EVERY_ROLE);
+  await openScreen(page, '/jobs/data-preparation', 'Data Preparation Jobs');
+  await page
+    .getByRole('list', { name: 'Registered documents' })
+    .getByRole('button')
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: /^Data Preparation Job: / })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expectNoSeriousAxeViolations(page, 'a data preparation job');
 });
