@@ -163,7 +163,7 @@ export const PORTAL_ROUTES = [
     label: 'Scheduling',
     group: 'Conversations',
     access: any('patient:appointments:create'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'deep-link-generator',

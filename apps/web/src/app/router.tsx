@@ -81,6 +81,11 @@ const SystemHealthRoute = lazy(() =>
 const RedisRoute = lazy(() =>
   import('../features/system/routes/redis-route.tsx').then((m) => ({ default: m.RedisRoute })),
 );
+const SchedulingRoute = lazy(() =>
+  import('../features/scheduling/routes/scheduling-route.tsx').then((m) => ({
+    default: m.SchedulingRoute,
+  })),
+);
 const NotAvailableRoute = lazy(() =>
   import('./routes/not-available-route.tsx').then((m) => ({ default: m.NotAvailableRoute })),
 );
@@ -107,6 +112,7 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'user-management': UserManagementRoute,
   'system-health': SystemHealthRoute,
   redis: RedisRoute,
+  scheduling: SchedulingRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */
