@@ -15,7 +15,7 @@ describe('upcoming appointments (GET /internal/experiment/appointments/_summary?
       .execute();
     const hour = 3_600_000;
     const at = (offsetHours: number, note: string) => ({
-      type: 'GENERAL',
+      type: 'GENERAL' as const,
       from_date_time: '2026-01-01T09:00',
       duration: 15,
       timezone: 'America/Los_Angeles',
