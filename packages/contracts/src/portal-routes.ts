@@ -171,7 +171,7 @@ export const PORTAL_ROUTES = [
     label: 'Scheduling',
     group: 'Conversations',
     access: any('patient:appointments:create'),
-    status: 'later',
+    status: 'built',
   },
   {
     id: 'deep-link-generator',

@@ -201,10 +201,15 @@ export const AppointmentsSummaryQuery = z.object({
     .min(1)
     .max(200)
     .default(50),
+  upcoming: z
+    .enum(['true', 'false'], { message: "must be 'true' or 'false'" })
+    .optional()
+    .transform((value) => value === 'true')
+    .describe('true: only appointments that have not started yet, soonest first'),
 });
 export type AppointmentsSummaryQuery = z.infer<typeof AppointmentsSummaryQuery>;
 
-/** `GET /internal/experiment/appointments/_summary`: newest first. */
+/** `GET /internal/experiment/appointments/_summary`: newest first, or upcoming soonest first. */
 export const AppointmentsSummary = z.object({
   items: z.array(Appointment),
   total: z.number().int(),

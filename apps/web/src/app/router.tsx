@@ -116,6 +116,11 @@ const DeepLinkGeneratorRoute = lazy(() =>
     default: m.DeepLinkGeneratorRoute,
   })),
 );
+const SchedulingRoute = lazy(() =>
+  import('../features/scheduling/routes/scheduling-route.tsx').then((m) => ({
+    default: m.SchedulingRoute,
+  })),
+);
 const NotAvailableRoute = lazy(() =>
   import('./routes/not-available-route.tsx').then((m) => ({ default: m.NotAvailableRoute })),
 );
@@ -149,6 +154,7 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'deep-link-generator': DeepLinkGeneratorRoute,
   'data-preparation': DataPreparationRoute,
   'data-preparation-job': DataPreparationJobRoute,
+  scheduling: SchedulingRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */

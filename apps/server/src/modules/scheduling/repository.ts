@@ -75,12 +75,21 @@ export function createSchedulingRepository(db: Database) {
     },
 
     async listAppointments(
-      filter: { conversationId?: string | undefined; limit: number; withRestricted: boolean },
+      filter: {
+        conversationId?: string | undefined;
+        limit: number;
+        withRestricted: boolean;
+        /** Only those not started yet, soonest first (else newest first). */
+        upcoming?: boolean;
+      },
       trx: Executor = db,
     ): Promise<{ rows: AppointmentRow[]; total: number }> {
       let query = trx.selectFrom('appointments');
       if (filter.conversationId !== undefined) {
         query = query.where('conversation_id', '=', filter.conversationId);
+      }
+      if (filter.upcoming) {
+        query = query.where('starts_at', '>=', new Date());
       }
       if (!filter.withRestricted) {
         query = query.where((eb) =>
@@ -96,7 +105,12 @@ export function createSchedulingRepository(db: Database) {
         );
       }
       const [rows, count] = await Promise.all([
-        query.selectAll().orderBy('created_on', 'desc').limit(filter.limit).execute(),
+        (filter.upcoming
+          ? query.selectAll().orderBy('starts_at').orderBy('id')
+          : query.selectAll().orderBy('created_on', 'desc')
+        )
+          .limit(filter.limit)
+          .execute(),
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };

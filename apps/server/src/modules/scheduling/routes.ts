@@ -32,7 +32,8 @@ export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingServ
     {
       docs: {
         tags: ['scheduling'],
-        summary: 'Appointments scheduled, newest first (conversationId= narrows them)',
+        summary:
+          'Appointments scheduled, newest first (conversationId= narrows them; upcoming=true: those not started, soonest first)',
       },
     },
     async (request) => {
@@ -41,7 +42,7 @@ export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingServ
       }
       const { query } = request;
       return service.summary(
-        { conversationId: query.conversationId, limit: query.s },
+        { conversationId: query.conversationId, limit: query.s, upcoming: query.upcoming },
         request.user,
       );
     },

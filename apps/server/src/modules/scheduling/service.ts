@@ -132,9 +132,12 @@ export function createSchedulingService(db: Database) {
       });
     },
 
-    /** Appointments, newest first; those of restricted conversations only with the privilege. */
+    /**
+     * Appointments, newest first (or upcoming, soonest first); those of restricted conversations
+     * only with the privilege.
+     */
     async summary(
-      filter: { conversationId?: string | undefined; limit: number },
+      filter: { conversationId?: string | undefined; limit: number; upcoming?: boolean },
       reader: { roles: readonly Role[] },
     ): Promise<AppointmentsSummary> {
       const { rows, total } = await repo.listAppointments({

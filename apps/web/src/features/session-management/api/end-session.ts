@@ -25,12 +25,22 @@ export function endSession(
     : callRoute('GET', '/internal/users/:userId/sessions/_remove', { params });
 }
 
-/** Closes or removes a session, then reloads the table. */
+/** Spec 3 §4, §9: "Session close and remove refresh the list after 10 seconds." */
+export const REFRESH_AFTER_END_MS = 10_000;
+
+/**
+ * Closes or removes a session, then reloads the table after 10 s (the change takes up to 5 s to
+ * reach every node, spec 3 §8).
+ */
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ technicianId, action }: { technicianId: string; action: SessionAction }) =>
       endSession(technicianId, action),
-    onSettled: () => queryClient.invalidateQueries(sessionSummaryQueryOptions()),
+    onSettled: () => {
+      setTimeout(() => {
+        void queryClient.invalidateQueries(sessionSummaryQueryOptions());
+      }, REFRESH_AFTER_END_MS);
+    },
   });
 }

@@ -79,7 +79,9 @@ describe('session management', () => {
       await screen.findByRole('button', { name: 'Close the federated session of Ann' }),
     );
     const dialog = screen.getByRole('dialog', { name: 'Close session' });
-    expect(dialog).toHaveTextContent('Close the federated session of Ann?');
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to close the technicians session? This will take 5 seconds to propogate. (Ann, federated)',
+    );
     // Cancel changes nothing.
     await events.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(callsOf(fetchMock).some((call) => call.endsWith('/sessions/_close'))).toBe(false);
@@ -95,8 +97,10 @@ describe('session management', () => {
     );
     expect(await screen.findByText('The session was closed.')).toBeInTheDocument();
     expect(callsOf(fetchMock)).toContain(`GET /internal/users/${btoa(ANN)}/sessions/_close`);
-    await waitFor(() => expect(summaries).toBe(2));
-  });
+    // Spec 3 §4: the list is read again 10 seconds later, not at once.
+    expect(summaries).toBe(1);
+    await waitFor(() => expect(summaries).toBe(2), { timeout: 20_000 });
+  }, 40_000);
 
   it('force removes a session, and shows the server error when it fails', async () => {
     const { events } = renderApp({
@@ -117,7 +121,9 @@ describe('session management', () => {
       }),
     );
     expect(
-      await screen.findByText(`Not Found - No technician session for '${ANN}'.`),
+      await screen.findByText(
+        `Error trying to remove session. Not Found - No technician session for '${ANN}'.`,
+      ),
     ).toBeInTheDocument();
   });
 

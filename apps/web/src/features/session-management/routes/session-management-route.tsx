@@ -14,19 +14,15 @@ import { SessionTable } from '../components/session-table.tsx';
 
 type Session = SessionSummary['items'][number];
 
-const CONFIRM: Record<SessionAction, { title: string; label: string; message: string }> = {
-  close: {
-    title: 'Close session',
-    label: 'Close',
-    message:
-      'Close the {source} session of {name}? Their socket closes and the job they hold goes back to the queue; they can start a new session.',
-  },
-  remove: {
-    title: 'Force remove session',
-    label: 'Force Remove',
-    message:
-      'Force remove the {source} session of {name}? Their socket closes, the job they hold goes back to the queue and the session is forgotten.',
-  },
+/** Spec 3 §8 "Session close dialog"; the remove dialog "uses the same wording with 'remove'". */
+export const confirmMessage = (action: SessionAction) =>
+  `Are you sure you want to ${action} the technicians session? This will take 5 seconds to propogate.`;
+/** Spec 3 §8 "Session remove failure". */
+export const REMOVE_FAILED_MESSAGE = 'Error trying to remove session.';
+
+const CONFIRM: Record<SessionAction, { title: string; label: string }> = {
+  close: { title: 'Close session', label: 'Close' },
+  remove: { title: 'Force remove session', label: 'Force Remove' },
 };
 
 const DONE: Record<SessionAction, string> = {
@@ -52,7 +48,12 @@ export function SessionManagementRoute() {
       { technicianId: session.technicianId, action },
       {
         onSuccess: () => toast.success(DONE[action]),
-        onError: (error) => toast.error(errorMessage(error)),
+        onError: (error) =>
+          toast.error(
+            action === 'remove'
+              ? `${REMOVE_FAILED_MESSAGE} ${errorMessage(error)}`
+              : errorMessage(error),
+          ),
       },
     );
   };
@@ -84,10 +85,8 @@ export function SessionManagementRoute() {
         open={pending !== null}
         title={text?.title ?? ''}
         message={
-          pending && text
-            ? text.message
-                .replace('{source}', pending.session.source)
-                .replace('{name}', pending.session.name)
+          pending
+            ? `${confirmMessage(pending.action)} (${pending.session.name}, ${pending.session.source})`
             : ''
         }
         confirmLabel={text?.label ?? 'Confirm'}

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PhysiciansResponse } from '@loopdesk/contracts/scheduling.ts';
-import { callRoute } from '../../../lib/api-client.ts';
+import { callRoute } from '../../lib/api-client.ts';
 
 /** `GET /internal/physicians` → items (spec 3 §7 Scheduling). */
 export function getPhysicians(signal?: AbortSignal): Promise<PhysiciansResponse> {
