@@ -71,7 +71,8 @@ export async function startServerProcess(
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
+  // Up to 90 s: on a loaded machine, starting under tsx alone took longer than 30 s.
+  for (let i = 0; i < 360; i++) {
     const ready = await fetch(`${baseUrl}/readyz`)
       .then((r) => r.status === 200)
       .catch(() => false);

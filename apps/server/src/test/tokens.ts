@@ -2,11 +2,20 @@ import type { Role } from '@loopdesk/contracts/privileges.ts';
 import { createSessionStore } from '../platform/auth/sessions.ts';
 import { createTokenService } from '../platform/auth/tokens.ts';
 import { createUsersRepository } from '../modules/users/repository.ts';
-import type { TestApp } from './harness.ts';
+import type { Database } from '../platform/db/database.ts';
+
+/** Where a test signs in: a test app, or the database and secret of server processes. */
+export interface SignInSource {
+  readonly database: { readonly db: Database };
+  readonly config: {
+    readonly sessionSecret: string;
+    readonly env: { readonly ACCESS_TOKEN_TTL_SECONDS: number };
+  };
+}
 
 /** Creates a user with these roles and a real session, and signs an access token for it. */
 export async function tokenForRoles(
-  t: TestApp,
+  t: SignInSource,
   email: string,
   roles: readonly Role[],
 ): Promise<{ token: string; userId: string; sessionId: string }> {

@@ -45,6 +45,8 @@ export interface Connection {
   /** Frames of one socket are handled one after another. */
   work: Promise<void>;
   closed: boolean;
+  /** How the socket is closed when another socket holds its session (1008, the spec message). */
+  readonly duplicate: { readonly code: number; readonly message: string };
 }
 
 /** How long a new socket waits for the slot of a socket that is closing (a reload). */
@@ -96,6 +98,19 @@ export function sendError(
     ...(event?.id ? { eventId: event.id } : {}),
     ...(event?.type ? { eventType: event.type } : {}),
   });
+}
+
+/**
+ * Closes a socket whose session another socket holds, as a second session is closed: it lost the
+ * session while its heartbeats did not land (a paused process, a slow database) and a newer
+ * socket took it as stale. Only one socket of a technician and kind stays open.
+ */
+function closeSuperseded(conn: Connection, log: FastifyBaseLogger): void {
+  if (conn.closed) {
+    return;
+  }
+  log.warn({ user: conn.email, source: conn.source }, 'a newer socket holds this session; closing');
+  conn.socket.close(conn.duplicate.code, conn.duplicate.message.slice(0, 123));
 }
 
 /** Tells the portal the session's state (technician.session.paused/waiting/activated). */
@@ -184,6 +199,7 @@ export function attachSocket(
     lastFrameAt: Date.now(),
     work: Promise.resolve(),
     closed: false,
+    duplicate,
   };
   let accepted = false;
   // A reload closes the old socket a moment before the new one arrives, and the old one's
@@ -208,6 +224,12 @@ export function attachSocket(
       return;
     }
     accepted = true;
+    // A socket of this node that held the session until now (it looked stale) gives way.
+    for (const other of connections.values()) {
+      if (other.userId === conn.userId && other.source === conn.source) {
+        closeSuperseded(other, log);
+      }
+    }
     connections.set(conn.id, conn);
     announce(conn);
   });
@@ -251,6 +273,7 @@ export function attachSocket(
 /**
  * One heartbeat: a socket silent for two heartbeats is terminated, every other one is pinged,
  * and the sessions of this node's sockets are marked as seen (other nodes judge staleness by it).
+ * A socket whose session a newer socket took meanwhile (on any node) is closed with 1008.
  */
 export function heartbeat(deps: {
   connections: Map<string, Connection>;
@@ -270,6 +293,17 @@ export function heartbeat(deps: {
   }
   deps.sessions
     .touch([...connections.keys()])
+    .then(async (seen) => {
+      for (const conn of connections.values()) {
+        if (seen.has(conn.id) || conn.closed) {
+          continue;
+        }
+        const holder = await deps.sessions.holder(conn.userId, conn.source);
+        if (holder !== null && holder !== conn.id) {
+          closeSuperseded(conn, log);
+        }
+      }
+    })
     .catch((error: unknown) => log.error({ err: error }, 'session heartbeat failed'));
 }
 

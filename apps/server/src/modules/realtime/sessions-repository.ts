@@ -92,16 +92,32 @@ export function createSessionsRepository(db: Database, staleMs: number) {
         .execute();
     },
 
-    /** Marks this node's sockets as alive. */
-    async touch(connectionIds: readonly string[]): Promise<void> {
+    /**
+     * Marks this node's sockets as alive; answers those that still hold their session (a socket
+     * missing from the answer lost it: closed, removed, or taken by a newer socket).
+     */
+    async touch(connectionIds: readonly string[]): Promise<Set<string>> {
       if (connectionIds.length === 0) {
-        return;
+        return new Set();
       }
-      await db
+      const rows = await db
         .updateTable('technician_sessions')
         .set({ last_seen_at: new Date() })
         .where('connection_id', 'in', [...connectionIds])
+        .returning('connection_id')
         .execute();
+      return new Set(rows.flatMap((row) => (row.connection_id ? [row.connection_id] : [])));
+    },
+
+    /** The socket that holds a technician's session of a kind, if any. */
+    async holder(userId: string, source: SessionSource): Promise<string | null> {
+      const row = await db
+        .selectFrom('technician_sessions')
+        .select('connection_id')
+        .where('user_id', '=', userId)
+        .where('source', '=', source)
+        .executeTakeFirst();
+      return row?.connection_id ?? null;
     },
 
     /** Every session with its technician's name and whether a socket holds it. */
