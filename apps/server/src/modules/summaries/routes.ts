@@ -1,4 +1,4 @@
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { ApiRouter, RouteRequest } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
 import { unauthorized } from '../../platform/errors.ts';
@@ -20,17 +20,25 @@ export function registerSummaryRoutes(api: ApiRouter, service: SummaryService): 
     (request) => service.takeNext(userOf(request), requestOrigin(request)),
   );
 
+  /** A save or a send: the job's id, the job, its tenant header, who and whence. */
+  const change = (
+    request: RouteRequest<
+      | 'PATCH /internal/job-types/hpi-summarisation/jobs/:id'
+      | 'POST /internal/job-types/hpi-summarisation/jobs/:id/_send'
+    >,
+  ) =>
+    [
+      request.params.id,
+      request.body,
+      request.headers['x-tenant-id'],
+      userOf(request),
+      requestOrigin(request),
+    ] as const;
+
   api.route(
     'PATCH /internal/job-types/hpi-summarisation/jobs/:id',
     { docs: { tags: ['summaries'], summary: 'Save the edited note of a summary job you hold' } },
-    (request) =>
-      service.save(
-        request.params.id,
-        request.body,
-        request.headers['x-tenant-id'],
-        userOf(request),
-        requestOrigin(request),
-      ),
+    (request) => service.save(...change(request)),
   );
 
   api.route(
@@ -41,14 +49,7 @@ export function registerSummaryRoutes(api: ApiRouter, service: SummaryService): 
         summary: 'Send the clinical note to the physician: completes the job, tells the assistant',
       },
     },
-    (request) =>
-      service.send(
-        request.params.id,
-        request.body,
-        request.headers['x-tenant-id'],
-        userOf(request),
-        requestOrigin(request),
-      ),
+    (request) => service.send(...change(request)),
   );
 
   api.route(

@@ -20,6 +20,9 @@ import { createSummaryReviewsRepository, type ReviewRow } from './repository.ts'
 
 type Origin = { ip: string | null; userAgent: string | null; requestId: string | null };
 
+/** What a save or a send of a job takes: the job's id, the job, the X-Tenant-ID, who, whence. */
+type ChangeArgs = [id: string, body: SummaryJob, tenant: string, user: RequestUser, origin: Origin];
+
 /**
  * How long a reviewer holds a summary job: 30 minutes from taking it or from the last save (the
  * screen saves as the reviewer edits). Then it goes back to the head of the queue.
@@ -214,6 +217,18 @@ export function createSummaryService(deps: {
     });
   }
 
+  /** A save or a send, audited: its refusal, or its success with the size of the note. */
+  function change(action: string, send: boolean, ...[id, body, tenant, user, origin]: ChangeArgs) {
+    return audited(action, id, user, origin, async () => {
+      const stored = await store(id, body, tenant, user, send);
+      await audit(action, user, origin, {
+        jobId: id,
+        details: { sections: body.document.sections.length, codes: body.document.codes.length },
+      });
+      return stored;
+    });
+  }
+
   return {
     /**
      * The caller's job: the one they already hold (a reload loses nothing), else the oldest queued
@@ -257,43 +272,19 @@ export function createSummaryService(deps: {
     },
 
     /** Saves the holder's edits of the note (`PATCH …/jobs/{id}`); the lease runs on. */
-    async save(
-      id: string,
-      body: SummaryJob,
-      tenant: string,
-      user: RequestUser,
-      origin: Origin,
-    ): Promise<SummaryJob> {
-      return audited('summary.job.save', id, user, origin, async () => {
-        const { job, review } = await store(id, body, tenant, user, false);
-        await audit('summary.job.save', user, origin, {
-          jobId: id,
-          details: { sections: body.document.sections.length, codes: body.document.codes.length },
-        });
-        return toSummaryJob(job, review);
-      });
+    async save(...args: ChangeArgs): Promise<SummaryJob> {
+      const { job, review } = await change('summary.job.save', false, ...args);
+      return toSummaryJob(job, review);
     },
 
     /** Sends the note to the physician: saved, the job completed, the assistant told. */
-    async send(
-      id: string,
-      body: SummaryJob,
-      tenant: string,
-      user: RequestUser,
-      origin: Origin,
-    ): Promise<SentSummaryJob> {
-      return audited('summary.job.send', id, user, origin, async () => {
-        const { job, review } = await store(id, body, tenant, user, true);
-        await audit('summary.job.send', user, origin, {
-          jobId: id,
-          details: { sections: body.document.sections.length, codes: body.document.codes.length },
-        });
-        return {
-          ...toSummaryJob(job, review),
-          sentAt: iso(review.sent_at ?? new Date()),
-          sentBy: user.email,
-        };
-      });
+    async send(...args: ChangeArgs): Promise<SentSummaryJob> {
+      const { job, review } = await change('summary.job.send', true, ...args);
+      return {
+        ...toSummaryJob(job, review),
+        sentAt: iso(review.sent_at ?? new Date()),
+        sentBy: args[3].email,
+      };
     },
 
     /** A page of 10 of the job's conversation, oldest first: only for the job's holder. */
