@@ -3,6 +3,7 @@ import { createSessionStore } from '../platform/auth/sessions.ts';
 import { createTokenService } from '../platform/auth/tokens.ts';
 import { createUsersRepository } from '../modules/users/repository.ts';
 import type { Database } from '../platform/db/database.ts';
+import type { TestApp } from './harness.ts';
 
 /** Where a test signs in: a test app, or the database and secret of server processes. */
 export interface SignInSource {
