@@ -48,7 +48,9 @@ test('every route of the portal, for a user with every role', async ({ page }) =
   // About 25 screens, each loaded afresh: some 100 s on a quiet machine.
   test.setTimeout(360_000);
   await signInAs(page, EVERY_ROLE);
-  const routes = (PORTAL_ROUTES as readonly PortalRoute[]).filter((r) => r.id !== 'async-task');
+  const routes = (PORTAL_ROUTES as readonly PortalRoute[]).filter(
+    (r) => r.id !== 'async-task' && r.id !== 'data-preparation-job',
+  );
   for (const route of routes) {
     await openScreen(page, pathOf(route), route.title);
     if (route.status === 'later') {
@@ -263,4 +265,17 @@ test('the analytics dashboard with its charts', async ({ page }) => {
     timeout: 20_000,
   });
   await expectNoSeriousAxeViolations(page, 'the analytics dashboard with its charts');
+});
+
+test('a data preparation job with its document and form', async ({ page }) => {
+  await signInAs(page, EVERY_ROLE);
+  await openScreen(page, '/jobs/data-preparation', 'Data Preparation Jobs');
+  await page
+    .getByRole('list', { name: 'Registered documents' })
+    .getByRole('button')
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: /^Data Preparation Job: / })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expectNoSeriousAxeViolations(page, 'a data preparation job');
 });

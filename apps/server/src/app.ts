@@ -148,7 +148,8 @@ async function hardenHttp(app: FastifyInstance, config: Config, db: Database): P
       directives: {
         'upgrade-insecure-requests': config.publicUrl.startsWith('https://') ? [] : null,
         'img-src': ["'self'", 'data:', 'https:'],
-        'frame-src': ["'self'", 'https:'],
+        // blob: the data-preparation screen frames a PDF it fetched with the access token.
+        'frame-src': ["'self'", 'https:', 'blob:'],
       },
     },
   });

@@ -91,7 +91,15 @@ export const PORTAL_ROUTES = [
     label: 'Data Preparation',
     group: 'Jobs',
     access: any('jobs:preparation:perform'),
-    status: 'later',
+    status: 'built',
+  },
+  {
+    // Not in the spec: one job of the screen, reloadable (issue 12).
+    id: 'data-preparation-job',
+    path: '/jobs/data-preparation/:id',
+    title: 'Data Preparation Jobs',
+    access: any('jobs:preparation:perform'),
+    status: 'built',
   },
   {
     id: 'authoring-tasks',

@@ -46,9 +46,9 @@ describe('routes', () => {
   });
 
   it('says a later screen is not available yet, under its title', async () => {
-    renderApp({ path: '/jobs/data-preparation', user: makeUser(['experimental']) });
+    renderApp({ path: '/jobs/authoring-tasks', user: makeUser(['annotator']) });
     expect(await screen.findByText('This screen is not available yet.')).toBeInTheDocument();
-    await waitFor(() => expect(topBarTitle()).toHaveTextContent('Data Preparation Jobs'));
+    await waitFor(() => expect(topBarTitle()).toHaveTextContent('Authoring Tasks'));
   });
 
   it('gives routes with parameters their screen too', async () => {

@@ -68,6 +68,16 @@ const AddTaskRoute = lazy(() =>
     default: m.AddTaskRoute,
   })),
 );
+const DataPreparationRoute = lazy(() =>
+  import('../features/data-preparation/routes/data-preparation-route.tsx').then((m) => ({
+    default: m.DataPreparationRoute,
+  })),
+);
+const DataPreparationJobRoute = lazy(() =>
+  import('../features/data-preparation/routes/data-preparation-job-route.tsx').then((m) => ({
+    default: m.DataPreparationJobRoute,
+  })),
+);
 const SessionManagementRoute = lazy(() =>
   import('../features/session-management/routes/session-management-route.tsx').then((m) => ({
     default: m.SessionManagementRoute,
@@ -131,6 +141,8 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'direct-messaging': DirectMessagingRoute,
   'push-broadcast': PushBroadcastRoute,
   'deep-link-generator': DeepLinkGeneratorRoute,
+  'data-preparation': DataPreparationRoute,
+  'data-preparation-job': DataPreparationJobRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */

@@ -69,13 +69,22 @@ export function signedInRoutes(
   return routes;
 }
 
+function parsedOrText(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
 /** Replaces `fetch` with a fake answering from `routes`; unknown routes answer 404. */
 export function installFakeServer(routes: Record<string, FakeHandler>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = init?.method ?? 'GET';
     const { pathname: path, searchParams: query } = new URL(url, 'http://localhost');
-    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    // A JSON body parsed; any other text (a text/plain upload) as it is.
+    const body: unknown = typeof init?.body === 'string' ? parsedOrText(init.body) : undefined;
     const handler = routes[`${method} ${path}`];
     if (!handler) {
       return errorAnswer(404, 'Not Found', `No fake for ${method} ${path}`);
