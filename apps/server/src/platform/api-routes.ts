@@ -73,7 +73,12 @@ export type RouteHandler<K extends RouteKey> = (
  * `preValidation`, and what the OpenAPI document says of the route.
  */
 export type RouteOptions = Omit<RouteShorthandOptions, 'schema'> & {
-  docs?: { readonly tags: readonly string[]; readonly summary: string };
+  docs?: {
+    readonly tags: readonly string[];
+    readonly summary: string;
+    /** Said after who may call the route (a limit of this server, the form of an upload). */
+    readonly description?: string;
+  };
 };
 
 type TableEntry = ApiRoute | ApiV1Route;
@@ -107,7 +112,7 @@ function describe(route: TableEntry, docs: RouteOptions['docs']) {
   return {
     tags: docs ? [...docs.tags] : [route.area],
     summary: docs?.summary ?? routeKey(route),
-    description: `${whoMayCall(route)} Spec: ${route.spec}.`,
+    description: `${whoMayCall(route)} Spec: ${route.spec}.${docs?.description ? ` ${docs.description}` : ''}`,
     security: isStaffRoute(route) ? STAFF_SECURITY : API_KEY_SECURITY,
   };
 }
@@ -136,6 +141,8 @@ function schemaOf(route: TableEntry, docs: RouteOptions['docs']): FastifySchema 
     ...(route.headers ? { headers: route.headers } : {}),
     // A route that reads no body validates none (and documents none).
     ...(route.body && route.body !== NoBody ? { body: route.body } : {}),
+    // A body that is not JSON (an upload): the document offers its schema under these types.
+    ...(route.consumes ? { consumes: [...route.consumes] } : {}),
     response: { ...routeErrors(route), ...route.response },
   };
 }

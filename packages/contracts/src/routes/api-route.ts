@@ -49,6 +49,13 @@ export interface ApiRoute {
   readonly headers?: z.ZodType;
   /** The JSON body (every route but GET; `NoBody` for one that reads none). */
   readonly body?: z.ZodType;
+  /**
+   * The media types of a body that is not JSON (`['multipart/form-data']` for an upload): the
+   * OpenAPI document offers the body schema under them. The route reads such a body itself
+   * (the server registers it with a validator that leaves the body to the handler), so its body
+   * schema documents the form's fields.
+   */
+  readonly consumes?: readonly string[];
   readonly response?: ResponseSchemas;
 }
 

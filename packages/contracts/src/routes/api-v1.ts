@@ -26,6 +26,21 @@ import {
   RequestList,
   RequestsQuery,
 } from '../quinn.ts';
+import {
+  ConsumerIdParams,
+  ConsumerRegistered,
+  PatientReplyBody,
+  PutConsumerBody,
+  ThreadMessage,
+  ThreadParams,
+} from '../messaging.ts';
+import {
+  NotificationParams,
+  NotificationReceipt,
+  NotificationReceiptBody,
+} from '../notifications.ts';
+import { DeepLinkClaims, VerifyDeepLinkBody } from '../deep-links.ts';
+import { DocumentUploadFields, RegisteredDocument } from '../data-preparation.ts';
 
 /**
  * The assistant's integration API, `/api/v1`, every route behind an API key. Each route declares
@@ -157,5 +172,60 @@ export const API_V1_ROUTES = [
     params: RequestIdParams,
     body: AnswerRequestBody,
     response: { 200: AnsweredRequestView, ...errorResponses([404, 409]) },
+  },
+  // ------------------------------------------------- patient communication (issue 15)
+  {
+    method: 'PUT',
+    path: '/api/v1/consumers/:id',
+    access: withApiKey,
+    area: 'messaging',
+    spec: 'issue 15 item 5',
+    params: ConsumerIdParams,
+    body: PutConsumerBody,
+    // 409: the patient belongs to another tenant.
+    response: { 200: ConsumerRegistered, ...errorResponses([409]) },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/threads/:id/messages',
+    access: withApiKey,
+    area: 'messaging',
+    spec: 'issue 15 item 5',
+    params: ThreadParams,
+    body: PatientReplyBody,
+    // 200: the same reply id again (a safe retry); 409: the thread is archived.
+    response: { 200: ThreadMessage, 201: ThreadMessage, ...errorResponses([404, 409]) },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/notifications/:id/receipt',
+    access: withApiKey,
+    area: 'notifications',
+    spec: 'issue 15 item 6',
+    params: NotificationParams,
+    body: NotificationReceiptBody,
+    response: { 200: NotificationReceipt, ...errorResponses([404]) },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/deep-links/_verify',
+    access: withApiKey,
+    area: 'messaging',
+    spec: 'issue 15 item 7',
+    body: VerifyDeepLinkBody,
+    // 403: a forged or expired link, or one for another purpose.
+    response: { 200: DeepLinkClaims, ...errorResponses([403]) },
+  },
+  // ------------------------------------------------------------- data preparation (issue 12)
+  {
+    method: 'POST',
+    path: '/api/v1/documents',
+    access: withApiKey,
+    area: 'data-preparation',
+    spec: '2 §2',
+    // multipart/form-data, read (streamed) by the handler: the body schema documents the form.
+    consumes: ['multipart/form-data'],
+    body: DocumentUploadFields,
+    response: { 201: RegisteredDocument },
   },
 ] as const satisfies readonly ApiV1Route[];

@@ -105,6 +105,7 @@ export const DATA_PREPARATION_ROUTES = [
     access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     spec: '2 §2',
+    consumes: ['multipart/form-data'],
     body: PortalDocumentUpload,
     response: { 201: RegisteredDocument },
   },

@@ -112,6 +112,9 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: Deps): void {
     '/internal/analytics/embed/_open',
     {
       schema: {
+        // The built-in page's own calls (signed tokens, no staff token) stay out of the portal's
+        // OpenAPI document, which is the route table's (docs/analytics.md describes them).
+        hide: true,
         tags: ['analytics'],
         summary: 'Opens the built-in analytics page with its signed address',
         querystring: EmbedOpenQuery,
@@ -146,6 +149,7 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: Deps): void {
     '/internal/analytics/embed/figures',
     {
       schema: {
+        hide: true,
         tags: ['analytics'],
         summary: 'The figures of the built-in analytics page',
         querystring: AnalyticsFilters,

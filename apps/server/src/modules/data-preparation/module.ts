@@ -26,9 +26,7 @@ export default fp(
       maxBytes,
       leaseMs: config.env.JOB_LEASE_SECONDS * 1000,
     });
-    await app.integration.registerApiV1((v1, apiKeyName) =>
-      registerDocumentsApi(v1, { service, maxBytes, apiKeyName }),
-    );
+    registerDocumentsApi(app.integration, { service, maxBytes });
     if (config.env.DEMO && config.devSignIn) {
       const seeded = await seedDemoDocuments({ db, service, knowledge });
       if (seeded > 0) {

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DocumentUploadFields, RegisteredDocument } from '@loopdesk/contracts/data-preparation.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import type { FastifyRequest } from 'fastify';
+import { DocumentUploadFields } from '@loopdesk/contracts/data-preparation.ts';
+import type { ApiRouter, ApiV1Registrar } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { badRequest, unauthorized } from '../../platform/errors.ts';
 import type { ReviewService } from './review.ts';
@@ -111,29 +110,21 @@ export function registerDataPreparationRoutes(
  * document, a PDF or UTF-8 text with its name and source, as multipart/form-data.
  */
 export function registerDocumentsApi(
-  v1: FastifyInstance,
-  deps: {
-    service: DataPreparationService;
-    maxBytes: number;
-    apiKeyName: (request: FastifyRequest) => string;
-  },
+  v1: ApiV1Registrar,
+  deps: { service: DataPreparationService; maxBytes: number },
 ): void {
-  v1.withTypeProvider<ZodTypeProvider>().post(
-    '/documents',
+  v1.registerApiV1(
+    'POST /api/v1/documents',
     {
       validatorCompiler: multipartValidator,
-      schema: {
+      docs: {
         tags: ['documents'],
         summary: 'Register a guideline document for data preparation (PDF or UTF-8 text)',
         description: `multipart/form-data with the fields name and source, then the file (a PDF or UTF-8 text, found by its content whatever its name; at most DOCUMENT_MAX_BYTES, ${deps.maxBytes} bytes here). The document becomes a data preparation job in status REGISTERED; its text is extracted page by page.`,
-        consumes: ['multipart/form-data'],
-        security: [{ apiKey: [] }],
-        body: DocumentUploadFields,
-        response: { 201: RegisteredDocument },
       },
     },
     async (request, reply) => {
-      const actor: Actor = { id: `api-key:${deps.apiKeyName(request)}`, email: null, roles: [] };
+      const actor: Actor = { id: `api-key:${v1.apiKeyName(request)}`, email: null, roles: [] };
       const origin = requestOrigin(request);
       const { upload, fields } = await deps.service.audited(
         'document.registered',

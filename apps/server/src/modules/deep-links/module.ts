@@ -9,16 +9,15 @@ import { createDeepLinksService } from './service.ts';
  * app checks it on `/api/v1/deep-links/_verify`, and the join page refuses a forged or expired one.
  */
 export default fp(
-  async (app) => {
+  (app) => {
     const { env } = app.config;
     const service = createDeepLinksService(app.db, {
       key: deepLinkKey(env.DEEP_LINK_SECRET, app.config.sessionSecret),
       baseUrl: env.DEEP_LINK_BASE_URL || `${app.config.publicUrl}${JOIN_PATH}`,
     });
     registerDeepLinkRoutes(app, app.api, service);
-    await app.integration.registerApiV1((v1, apiKeyName) =>
-      registerDeepLinkApi(v1, { service, apiKeyName }),
-    );
+    registerDeepLinkApi(app.integration, service);
+    return Promise.resolve();
   },
   { name: 'deep-links', dependencies: ['platform', 'integration', 'conversations'] },
 );

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@loopdesk/contracts/errors.ts';
-import { DeepLinkClaims, JoinQuery, VerifyDeepLinkBody } from '@loopdesk/contracts/deep-links.ts';
-import type { ApiRouter } from '../../platform/api-routes.ts';
+import { JoinQuery } from '@loopdesk/contracts/deep-links.ts';
+import type { ApiRouter, ApiV1Registrar } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
 import { AppError, unauthorized } from '../../platform/errors.ts';
 import type { DeepLinksService } from './service.ts';
@@ -67,26 +66,20 @@ export function registerDeepLinkRoutes(
 }
 
 /** `POST /api/v1/deep-links/_verify`: the patient app checks a link before it opens anything. */
-export function registerDeepLinkApi(
-  v1: FastifyInstance,
-  deps: { service: DeepLinksService; apiKeyName: (request: FastifyRequest) => string },
-): void {
-  v1.withTypeProvider<ZodTypeProvider>().post(
-    '/deep-links/_verify',
+export function registerDeepLinkApi(v1: ApiV1Registrar, service: DeepLinksService): void {
+  v1.registerApiV1(
+    'POST /api/v1/deep-links/_verify',
     {
-      schema: {
+      docs: {
         tags: ['deep-links'],
         summary: 'Check a telehealth deep link: its signature, expiry and purpose',
-        security: [{ apiKey: [] }],
-        body: VerifyDeepLinkBody,
-        response: { 200: DeepLinkClaims, ...errorResponses([403]) },
       },
     },
     async (request) =>
-      deps.service.verify(
+      service.verify(
         request.body.token,
         request.body.purpose,
-        deps.apiKeyName(request),
+        v1.apiKeyName(request),
         requestOrigin(request),
       ),
   );

@@ -46,17 +46,27 @@ describe('the OpenAPI document and its UI at /docs', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual([
       // The exception desk's conversations, configurations and physicians (issue 5).
+      // Patients, their replies, push receipts and deep links (issue 15); documents (issue 12).
       '/api/v1/configurations/{id}',
+      '/api/v1/consumers/{id}',
       '/api/v1/conversations/{id}',
       '/api/v1/conversations/{id}/handover',
       '/api/v1/conversations/{id}/messages',
+      '/api/v1/deep-links/_verify',
+      '/api/v1/documents',
       '/api/v1/events',
       '/api/v1/jobs',
       '/api/v1/jobs/{id}',
       '/api/v1/jobs/{id}/cancel',
+      '/api/v1/notifications/{id}/receipt',
       '/api/v1/physicians/{id}',
       '/api/v1/requests',
       '/api/v1/requests/{id}/answer',
+      '/api/v1/threads/{id}/messages',
+    ]);
+    // An upload's body is offered as multipart/form-data, from the table's `consumes`.
+    expect(Object.keys(document.paths['/api/v1/documents'].post.requestBody.content)).toEqual([
+      'multipart/form-data',
     ]);
     const create = document.paths['/api/v1/jobs'].post;
     expect(create.security).toEqual([{ apiKey: [] }]);

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ApiRouter, ApiV1Key, RouteHandler, RouteOptions } from '../../platform/api-routes.ts';
+import type {
+  ApiRouter,
+  ApiV1Key,
+  ApiV1Registrar,
+  RouteHandler,
+  RouteOptions,
+} from '../../platform/api-routes.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
@@ -23,27 +28,13 @@ declare module 'fastify' {
 }
 
 /**
- * The old way: routes another module adds under `/api/v1` with schemas of their own, behind the
- * same API keys. Being moved into the route table (docs/architecture.md "/api/v1 routes").
+ * What the integration API lends other modules: job hooks, and `/api/v1` routes of the contracts'
+ * table (`API_V1_ROUTES`) behind the API keys (`registerApiV1('PUT /api/v1/physicians/:id',
+ * { docs }, handler)`, the calling key by `apiKeyName(request)`).
  */
-export type ApiV1Routes = (
-  v1: FastifyInstance,
-  apiKeyName: (request: FastifyRequest) => string,
-) => void;
-
-/** What the integration API lends other modules. */
-export interface Integration {
+export interface Integration extends ApiV1Registrar {
   /** Checks each new job inside its transaction, and hears of it after commit (issue 5 tasks). */
   addJobHooks(hooks: JobHooks): void;
-  /**
-   * Registers an `/api/v1` route of the contracts' table (`API_V1_ROUTES`) behind the API keys:
-   * `registerApiV1('PUT /api/v1/physicians/:id', { docs }, handler)`.
-   */
-  registerApiV1<K extends ApiV1Key>(key: K, options: RouteOptions, handler: RouteHandler<K>): void;
-  /** The old way, until the lead moves such routes into the table: a scope of its own. */
-  registerApiV1(routes: ApiV1Routes): Promise<void>;
-  /** The name of the API key of a request of an `/api/v1` route (for the audit trail). */
-  apiKeyName(request: FastifyRequest): string;
 }
 
 /**
@@ -96,16 +87,6 @@ export function registerIntegration(
     return apiKey;
   };
   app.decorateRequest('apiKey', null);
-  /** An `/api/v1` scope: every request carries its API key, read before the body is parsed. */
-  const apiKeyScope = (plugin: FastifyInstance) => {
-    const v1 = plugin.withTypeProvider<ZodTypeProvider>();
-    // Before the body is parsed: a stranger learns nothing about the schemas.
-    v1.addHook('onRequest', async (request) => {
-      request.apiKey = await apiKeys.authenticate(request.headers.authorization);
-    });
-    return v1;
-  };
-
   // ------------------------------------------------------------------ /api/v1 (API keys)
   // Every /api/v1 route of the table is guarded by the API key, read before the body is parsed.
   api.useApiKeyGuard(async (request) => {
@@ -274,23 +255,8 @@ export function registerIntegration(
     key: K,
     options: RouteOptions,
     handler: RouteHandler<K>,
-  ): void;
-  function registerApiV1(routes: ApiV1Routes): Promise<void>;
-  function registerApiV1<K extends ApiV1Key>(
-    ...args: [K, RouteOptions, RouteHandler<K>] | [ApiV1Routes]
-  ): void | Promise<void> {
-    if (args.length === 3) {
-      api.route(...args);
-      return;
-    }
-    const [routes] = args;
-    return app.register(
-      (plugin) => {
-        routes(apiKeyScope(plugin), apiKeyName);
-        return Promise.resolve();
-      },
-      { prefix: '/api/v1' },
-    ) as unknown as Promise<void>;
+  ): void {
+    api.route(key, options, handler);
   }
 
   return {

@@ -13,15 +13,14 @@ import { createThreadsService } from './threads.ts';
  * out to devices, reporting the receipt on `/api/v1/notifications/{id}/receipt`.
  */
 export default fp(
-  async (app) => {
+  (app) => {
     const notifications = createNotificationsService(app.db, {
       broadcastsPerHour: app.config.env.PUSH_BROADCASTS_PER_HOUR,
       testsPerHour: app.config.env.PUSH_TESTS_PER_HOUR,
     });
     registerMessagingRoutes(app.api, createThreadsService(app.db), notifications);
-    await app.integration.registerApiV1((v1, apiKeyName) =>
-      registerPatientApi(v1, { db: app.db, notifications, apiKeyName }),
-    );
+    registerPatientApi(app.integration, { db: app.db, notifications });
+    return Promise.resolve();
   },
   { name: 'messaging', dependencies: ['platform', 'integration', 'conversations'] },
 );

@@ -1,19 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '@loopdesk/contracts/errors.ts';
-import {
-  ConsumerIdParams,
-  ConsumerRegistered,
-  PatientReplyBody,
-  PutConsumerBody,
-  ThreadMessage,
-  ThreadParams,
-} from '@loopdesk/contracts/messaging.ts';
-import {
-  NotificationParams,
-  NotificationReceipt,
-  NotificationReceiptBody,
-} from '@loopdesk/contracts/notifications.ts';
+import type { ApiV1Registrar } from '../../platform/api-routes.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { NotificationsService } from './notifications.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
@@ -21,35 +6,24 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import { createConversationsRepository } from '../conversations/repository.ts';
 import { createMessagingRepository, toThreadMessage } from './repository.ts';
 
-const security = [{ apiKey: [] }];
-
 /**
  * The assistant's side of direct messaging on `/api/v1`: it registers the patients staff may
  * message, and brings back their replies (which also say the patient read staff's messages).
  */
 export function registerPatientApi(
-  plugin: FastifyInstance,
-  deps: {
-    db: Database;
-    notifications: NotificationsService;
-    apiKeyName: (request: FastifyRequest) => string;
-  },
+  v1: ApiV1Registrar,
+  deps: { db: Database; notifications: NotificationsService },
 ): void {
   const { db } = deps;
-  const v1 = plugin.withTypeProvider<ZodTypeProvider>();
   const repo = createMessagingRepository(db);
   const consumers = createConversationsRepository(db);
 
-  v1.put(
-    '/consumers/:id',
+  v1.registerApiV1(
+    'PUT /api/v1/consumers/:id',
     {
-      schema: {
+      docs: {
         tags: ['messaging'],
         summary: 'Register or update a patient staff may message directly (by email)',
-        security,
-        params: ConsumerIdParams,
-        body: PutConsumerBody,
-        response: { 200: ConsumerRegistered, ...errorResponses([409]) },
       },
     },
     async (request) => {
@@ -81,7 +55,7 @@ export function registerPatientApi(
             resourceType: 'consumer',
             resourceId: id,
             statusCode: 200,
-            details: { apiKey: deps.apiKeyName(request) },
+            details: { apiKey: v1.apiKeyName(request) },
           },
           requestOrigin(request),
         );
@@ -90,23 +64,19 @@ export function registerPatientApi(
     },
   );
 
-  v1.post(
-    '/threads/:id/messages',
+  v1.registerApiV1(
+    'POST /api/v1/threads/:id/messages',
     {
-      schema: {
+      docs: {
         tags: ['messaging'],
         summary:
           "The patient's reply in a direct messaging thread (the same id again is a safe retry)",
-        security,
-        params: ThreadParams,
-        body: PatientReplyBody,
-        response: { 200: ThreadMessage, 201: ThreadMessage, ...errorResponses([404, 409]) },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
       const body = request.body;
-      const apiKey = deps.apiKeyName(request);
+      const apiKey = v1.apiKeyName(request);
       const { message, created } = await db.transaction().execute(async (trx) => {
         const thread = await repo.lockThread(id, trx);
         if (!thread) {
@@ -155,23 +125,19 @@ export function registerPatientApi(
     },
   );
 
-  v1.post(
-    '/notifications/:id/receipt',
+  v1.registerApiV1(
+    'POST /api/v1/notifications/:id/receipt',
     {
-      schema: {
+      docs: {
         tags: ['notifications'],
         summary: 'Report how many devices a push notification reached',
-        security,
-        params: NotificationParams,
-        body: NotificationReceiptBody,
-        response: { 200: NotificationReceipt, ...errorResponses([404]) },
       },
     },
     async (request) =>
       deps.notifications.receipt(
         request.params.id,
         request.body.devices,
-        deps.apiKeyName(request),
+        v1.apiKeyName(request),
         requestOrigin(request),
       ),
   );
