@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -45,16 +46,17 @@ function StageList({ stage }: { stage: Stage }) {
   return (
     <List aria-label={`${STAGES.find((s) => s.stage === stage)?.label ?? ''} documents`}>
       {items.map((item) => (
-        <ListItemButton
-          key={item.key}
-          onClick={() => void navigate(fillPortalPath(PATHS['data-preparation-job'], item.key))}
-        >
-          <ListItemText
-            primary={item.displayName}
-            secondary={[item.source, item.code].filter(Boolean).join(' · ')}
-          />
-          {item.demo === true && <Chip size="small" label="Demo" />}
-        </ListItemButton>
+        <ListItem key={item.key} disablePadding>
+          <ListItemButton
+            onClick={() => void navigate(fillPortalPath(PATHS['data-preparation-job'], item.key))}
+          >
+            <ListItemText
+              primary={item.displayName}
+              secondary={[item.source, item.code].filter(Boolean).join(' · ')}
+            />
+            {item.demo === true && <Chip size="small" label="Demo" />}
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

@@ -148,7 +148,7 @@ export function AvatarQueue({ conversations, current, onSwitch }: AvatarQueuePro
                   {flags.length > 0 ? (
                     <Stack
                       direction="row"
-                      sx={{ gap: 0.5, alignItems: 'center', color: 'error.main' }}
+                      sx={{ gap: 0.5, alignItems: 'center', color: 'error.light' }}
                       title={flags.join(', ')}
                     >
                       <ReportIcon fontSize="inherit" aria-hidden />

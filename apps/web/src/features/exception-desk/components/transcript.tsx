@@ -206,7 +206,7 @@ export function Transcript({ transcript }: TranscriptProps) {
               {flags.length > 0 ? (
                 <Stack
                   direction="row"
-                  sx={{ gap: 0.5, alignItems: 'center', color: 'error.main', fontWeight: 700 }}
+                  sx={{ gap: 0.5, alignItems: 'center', color: 'error.light', fontWeight: 700 }}
                   title={flags
                     .map(
                       (flag) => `${flag.observation}: may point to ${flag.conditions.join(', ')}`,
