@@ -17,6 +17,9 @@ export type DashboardResponse = z.infer<typeof DashboardResponse>;
  * message text, never a note's text.
  */
 
+/** The header that carries the page's view token (never the address: it stays out of logs). */
+export const ANALYTICS_VIEW_HEADER = 'x-analytics-view';
+
 /** `GET /internal/analytics/embed/_open?token=…`: the signed address checked, a view token given. */
 export const EmbedOpenQuery = z.object({ token: z.string().min(1).max(2000) });
 export const EmbedOpenResponse = z.object({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRIVILEGES } from './privileges.ts';
 import { API_ROUTES, API_V1_ROUTES, fillPath, routeKey } from './routes.ts';
+import { isStaffAccess } from './routes/api-route.ts';
 
 describe('API route table', () => {
   it('lists each method and path once, all under /internal', () => {
@@ -8,8 +9,14 @@ describe('API route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
     for (const route of API_ROUTES) {
       expect(route.path.startsWith('/internal/')).toBe(true);
-      for (const privilege of route.access.anyOf) {
-        expect(PRIVILEGES).toContain(privilege);
+      // A staff route names privileges; the analytics page's own calls carry its signed token.
+      const access = route.access;
+      if (isStaffAccess(access)) {
+        for (const privilege of access.anyOf) {
+          expect(PRIVILEGES).toContain(privilege);
+        }
+      } else {
+        expect(route.path, routeKey(route)).toMatch(/^\/internal\/analytics\/embed\//);
       }
     }
   });
@@ -38,6 +45,8 @@ describe('API route table', () => {
       'PATCH /internal/messaging/groups/:id/messages/_mark_as_read',
       'POST /internal/notifications/_broadcast',
       'GET /internal/analytics/dashboard',
+      'GET /internal/analytics/embed/_open',
+      'GET /internal/analytics/embed/figures',
     ]) {
       expect(keys, key).toContain(key);
     }

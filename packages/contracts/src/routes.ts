@@ -20,6 +20,7 @@ export type {
   ApiRoute,
   ApiV1Route,
   Area,
+  EmbedTokenAccess,
   HttpMethod,
   ResponseSchemas,
 } from './routes/api-route.ts';

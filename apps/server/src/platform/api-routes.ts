@@ -14,7 +14,12 @@ import {
   type ApiV1Route,
 } from '@loopdesk/contracts/routes.ts';
 import { errorResponses, NOT_BUILT_MESSAGE } from '@loopdesk/contracts/errors.ts';
-import { NoBody } from '@loopdesk/contracts/routes/api-route.ts';
+import {
+  isStaffAccess,
+  NoBody,
+  type EmbedTokenAccess,
+} from '@loopdesk/contracts/routes/api-route.ts';
+import type { Access } from '@loopdesk/contracts/privileges.ts';
 import { errorBody } from './errors.ts';
 import { authenticate, authorize } from './auth/guard.ts';
 import type { SessionStore } from './auth/sessions.ts';
@@ -87,17 +92,38 @@ const TABLE = new Map<string, TableEntry>(
   [...API_ROUTES, ...API_V1_ROUTES].map((route) => [routeKey(route), route]),
 );
 
-const isStaffRoute = (route: TableEntry): route is ApiRoute => 'anyOf' in route.access;
+type StaffRoute = ApiRoute & { readonly access: Access };
+type EmbedTokenRoute = ApiRoute & { readonly access: EmbedTokenAccess };
+
+const isStaffRoute = (route: TableEntry): route is StaffRoute => isStaffAccess(route.access);
+const isEmbedTokenRoute = (route: TableEntry): route is EmbedTokenRoute =>
+  'embedToken' in route.access;
 
 /**
  * Every `/internal` route is called with a staff access token, every `/api/v1` route with an API
- * key (for the OpenAPI documents).
+ * key, the analytics page's own calls with its signed token (for the OpenAPI documents).
  */
 const STAFF_SECURITY = [{ staffToken: [] }];
 const API_KEY_SECURITY = [{ apiKey: [] }];
+const EMBED_TOKEN_SECURITY = {
+  address: [{ analyticsAddressToken: [] }],
+  view: [{ analyticsViewToken: [] }],
+} as const;
+
+const securityOf = (route: TableEntry) =>
+  isStaffRoute(route)
+    ? STAFF_SECURITY
+    : isEmbedTokenRoute(route)
+      ? EMBED_TOKEN_SECURITY[route.access.embedToken]
+      : API_KEY_SECURITY;
 
 /** Who may call a route, in words, for the OpenAPI document. */
 function whoMayCall(route: TableEntry): string {
+  if (isEmbedTokenRoute(route)) {
+    return route.access.embedToken === 'address'
+      ? "Needs the built-in analytics page's signed address token (`?token=`, from `GET /internal/analytics/dashboard`), whose user holds `analytics:dashboard:view` now."
+      : "Needs the built-in analytics page's view token (the `X-Analytics-View` header, from `GET /internal/analytics/embed/_open`), whose user holds `analytics:dashboard:view` now.";
+  }
   if (!isStaffRoute(route)) {
     return 'Needs an API key (an admin creates it).';
   }
@@ -113,14 +139,14 @@ function describe(route: TableEntry, docs: RouteOptions['docs']) {
     tags: docs ? [...docs.tags] : [route.area],
     summary: docs?.summary ?? routeKey(route),
     description: `${whoMayCall(route)} Spec: ${route.spec}.${docs?.description ? ` ${docs.description}` : ''}`,
-    security: isStaffRoute(route) ? STAFF_SECURITY : API_KEY_SECURITY,
+    security: securityOf(route),
   };
 }
 
 /**
  * The errors a table route answers besides the common ones (platform/declared-responses.ts): 403
- * when it needs a privilege, 404 when its path names something. An `/api/v1` route declares its
- * own in the table.
+ * when it needs a privilege, 404 when its path names something. An `/api/v1` route, and the
+ * analytics page's own, declare theirs in the table.
  */
 function routeErrors(route: TableEntry) {
   if (!isStaffRoute(route)) {
@@ -151,6 +177,15 @@ function schemaOf(route: TableEntry, docs: RouteOptions['docs']): FastifySchema 
 export type ApiKeyGuard = (request: FastifyRequest) => Promise<void>;
 
 /**
+ * Checks the analytics page's signed token of a request (its kind says where it is sent), sets
+ * `request.user` to its holder, or throws the 401 or 403 (the analytics module's).
+ */
+export type EmbedTokenGuard = (
+  request: FastifyRequest,
+  kind: EmbedTokenAccess['embedToken'],
+) => Promise<void>;
+
+/**
  * Guards and registers the routes of the contracts' route table: the `/internal` routes with a
  * staff token and their privilege, the `/api/v1` routes with the API key guard the integration
  * API lends (`useApiKeyGuard`).
@@ -162,6 +197,7 @@ export function createApiRouter(
 ) {
   const built = new Set<string>();
   let apiKeyGuard: ApiKeyGuard | null = null;
+  let embedTokenGuard: EmbedTokenGuard | null = null;
 
   const guardFor = (route: TableEntry) => {
     if (isStaffRoute(route)) {
@@ -169,6 +205,14 @@ export function createApiRouter(
         const user = await authenticate(request, tokens, sessions);
         authorize(user, route.access);
       };
+    }
+    if (isEmbedTokenRoute(route)) {
+      const guard = embedTokenGuard;
+      if (!guard) {
+        throw new Error(`${routeKey(route)} needs the analytics page's token guard`);
+      }
+      const kind = route.access.embedToken;
+      return (request: FastifyRequest) => guard(request, kind);
     }
     const guard = apiKeyGuard;
     if (!guard) {
@@ -200,8 +244,11 @@ export function createApiRouter(
       method: entry.method,
       url: entry.path,
       schema: schemaOf(entry, docs),
-      // Authenticate before the body is even parsed: no validation detail leaks to strangers.
-      onRequest: guardFor(entry),
+      // Authenticate before the body is even parsed: no validation detail leaks to strangers. The
+      // analytics page's token is read from its validated query or header (they carry no body).
+      ...(isEmbedTokenRoute(entry)
+        ? { preHandler: guardFor(entry) }
+        : { onRequest: guardFor(entry) }),
       handler,
     });
   }
@@ -212,13 +259,17 @@ export function createApiRouter(
     useApiKeyGuard(guard: ApiKeyGuard): void {
       apiKeyGuard = guard;
     },
+    /** The check of the analytics page's signed tokens (set by the analytics module). */
+    useEmbedTokenGuard(guard: EmbedTokenGuard): void {
+      embedTokenGuard = guard;
+    },
     /**
      * Every route of the table not built yet answers 501 after the privilege check, whatever
      * its body: no schema is registered, so nothing is validated before the 501.
      */
     registerNotBuilt(): void {
       for (const entry of API_ROUTES as readonly ApiRoute[]) {
-        if (built.has(routeKey(entry))) {
+        if (built.has(routeKey(entry)) || !isStaffRoute(entry)) {
           continue;
         }
         app.route({

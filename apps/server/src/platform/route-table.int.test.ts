@@ -2,10 +2,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SignJWT } from 'jose';
 import { API_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
 import { canAccess, ROLES, type Role } from '@loopdesk/contracts/privileges.ts';
+import { isStaffAccess } from '@loopdesk/contracts/routes/api-route.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { tokenForRoles } from '../test/tokens.ts';
 
 const samplePath = (path: string) => path.replace(/:([A-Za-z]+)/g, 'c2FtcGxl');
+
+/** The routes called with a staff token; the analytics page's own carry its signed token. */
+const STAFF_ROUTES = API_ROUTES.flatMap((route) => {
+  const access = route.access;
+  return isStaffAccess(access) ? [{ ...route, access }] : [];
+});
+const EMBED_ROUTES = API_ROUTES.filter((route) => !isStaffAccess(route.access));
 
 describe('the route table guards every /internal route', () => {
   let t: TestApp;
@@ -27,7 +35,7 @@ describe('the route table guards every /internal route', () => {
   });
 
   it('answers 401 with the error shape to every route without a token', async () => {
-    for (const route of API_ROUTES) {
+    for (const route of STAFF_ROUTES) {
       const response = await t.app.inject({ method: route.method, url: samplePath(route.path) });
       expect(response.statusCode, routeKey(route)).toBe(401);
       expect(response.json(), routeKey(route)).toMatchObject({
@@ -41,7 +49,7 @@ describe('the route table guards every /internal route', () => {
     'for role set %s: 403 without the privilege, through the guard with it',
     async (name) => {
       const roles = roleSets[name] ?? [];
-      for (const route of API_ROUTES) {
+      for (const route of STAFF_ROUTES) {
         const response = await t.app.inject({
           method: route.method,
           url: samplePath(route.path),
@@ -62,7 +70,7 @@ describe('the route table guards every /internal route', () => {
 
   it('routes of later issues answer 501 after the privilege check', async () => {
     // Whichever routes are not built yet (fewer with every issue) answer the same 501.
-    for (const route of API_ROUTES) {
+    for (const route of STAFF_ROUTES) {
       const response = await t.app.inject({
         method: route.method,
         url: samplePath(route.path),
@@ -75,6 +83,26 @@ describe('the route table guards every /internal route', () => {
           message: 'This endpoint is not available yet.',
         });
       }
+    }
+  });
+
+  it('refuses a staff token on the analytics page’s own routes: they need its signed token (401)', async () => {
+    expect(EMBED_ROUTES.map(routeKey)).toEqual([
+      'GET /internal/analytics/embed/_open',
+      'GET /internal/analytics/embed/figures',
+    ]);
+    const staff = tokens.get('all') ?? '';
+    for (const [url, message] of [
+      [`/internal/analytics/embed/_open?token=${staff}`, /./],
+      [
+        '/internal/analytics/embed/figures?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z',
+        /X-Analytics-View|x-analytics-view/,
+      ],
+    ] as const) {
+      const response = await t.app.inject({ url, headers: { authorization: `Bearer ${staff}` } });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json().message, url).toMatch(message);
+      expect(response.headers['www-authenticate'], url).toMatch(/^Bearer realm="loopdesk"/);
     }
   });
 

@@ -37,7 +37,8 @@ export interface ApiRoute {
   readonly method: HttpMethod;
   /** Fastify path syntax (`:param`). */
   readonly path: string;
-  readonly access: Access;
+  /** A staff privilege rule, or the built-in analytics page's own signed token. */
+  readonly access: Access | EmbedTokenAccess;
   readonly area: Area;
   /** Where the spec names it. */
   readonly spec: string;
@@ -69,6 +70,17 @@ export interface ApiKeyAccess {
 }
 
 /**
+ * The access kind of the built-in analytics page's own calls: a token the server signed for the
+ * page (the frame has no portal session and no staff token), whose user must hold
+ * `analytics:dashboard:view` now. `address`: the signed address's token, in the query (`?token=`,
+ * audience `embed`); `view`: the view token it is exchanged for, in the `X-Analytics-View` header
+ * (audience `view`).
+ */
+export interface EmbedTokenAccess {
+  readonly embedToken: 'address' | 'view';
+}
+
+/**
  * One `/api/v1` route of the assistant's integration API: the same contract as an `/internal`
  * route (its schemas are its whole contract), behind an API key instead of a staff token.
  */
@@ -79,6 +91,13 @@ export interface ApiV1Route extends Omit<ApiRoute, 'access'> {
 export const signedIn: Access = { anyOf: [] };
 /** The access of every `/api/v1` route. */
 export const withApiKey: ApiKeyAccess = { apiKey: true };
+/** The access of the analytics page's own calls, by the token they carry. */
+export const withEmbedToken = (embedToken: EmbedTokenAccess['embedToken']): EmbedTokenAccess => ({
+  embedToken,
+});
+/** Whether a route is called with a staff token (its access names privileges). */
+export const isStaffAccess = (access: Access | EmbedTokenAccess | ApiKeyAccess): access is Access =>
+  'anyOf' in access;
 export const any = (...anyOf: Privilege[]): Access => ({ anyOf });
 
 /**

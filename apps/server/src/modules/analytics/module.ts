@@ -19,7 +19,7 @@ export default fp(
     const rollups = createRollups(app.db);
     const deps = { db: app.db, config: app.config, signer, rollups };
     registerDashboardRoute(app.api, deps);
-    registerEmbedRoutes(app, deps);
+    registerEmbedRoutes(app.api, deps);
     app.decorate('analytics', { rollups });
 
     let timer: NodeJS.Timeout | undefined;

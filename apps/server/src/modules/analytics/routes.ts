@@ -1,13 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  AnalyticsFigures,
-  AnalyticsFilters,
-  EmbedOpenQuery,
-  EmbedOpenResponse,
-} from '@loopdesk/contracts/analytics.ts';
-import { errorResponses } from '@loopdesk/contracts/errors.ts';
+import type { FastifyRequest } from 'fastify';
+import { ANALYTICS_VIEW_HEADER, EmbedOpenQuery } from '@loopdesk/contracts/analytics.ts';
 import { hasPrivilege, type Role } from '@loopdesk/contracts/privileges.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
@@ -21,7 +13,7 @@ import { metabaseEmbedUrl, type EmbedSigner } from './signing.ts';
 /** The built-in page's path (a screen of the web app outside the shell). */
 export const EMBED_PATH = '/analytics/embed';
 /** The header that carries the page's view token (never the address: it stays out of logs). */
-export const VIEW_HEADER = 'x-analytics-view';
+export const VIEW_HEADER = ANALYTICS_VIEW_HEADER;
 
 interface Deps {
   readonly db: Database;
@@ -87,9 +79,10 @@ export function registerDashboardRoute(api: ApiRouter, deps: Deps): void {
 /**
  * The built-in page's own calls, authorised by its signed tokens rather than a portal session
  * (the frame has none): open with the address's token, then read figures with the view token.
+ * Both are routes of the table (access `withEmbedToken`); the router runs the token check lent
+ * here once their query and headers are validated.
  */
-export function registerEmbedRoutes(app: FastifyInstance, deps: Deps): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+export function registerEmbedRoutes(api: ApiRouter, deps: Deps): void {
   const env = deps.config.env;
 
   /** The user behind a token, refused (401/403, audited) when the token or their roles fail. */
@@ -105,24 +98,42 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: Deps): void {
       throw forbidden('Viewing analytics needs the privilege analytics:dashboard:view.');
     }
     request.user = { id: user.id, email: user.email, roles, sessionId: '' };
-    return { user, people: hasPrivilege(roles, 'analytics:people:view') };
   }
 
-  routes.get(
-    '/internal/analytics/embed/_open',
+  api.useEmbedTokenGuard(async (request, kind) => {
+    if (kind === 'address') {
+      // The query is validated already: this only reads its token, typed.
+      await holder(request, EmbedOpenQuery.parse(request.query).token, 'embed');
+      return;
+    }
+    const token = request.headers[VIEW_HEADER];
+    if (typeof token !== 'string') {
+      throw unauthorized(
+        `Open the analytics page first: this call needs its ${VIEW_HEADER} header.`,
+      );
+    }
+    await holder(request, token, 'view');
+  });
+
+  /** The page's holder, whom the token guard set (it refused every request without one). */
+  function viewer(request: FastifyRequest) {
+    const user = request.user;
+    if (!user) {
+      throw unauthorized('Open the dashboard again from the portal.');
+    }
+    return { user, people: hasPrivilege(user.roles, 'analytics:people:view') };
+  }
+
+  api.route(
+    'GET /internal/analytics/embed/_open',
     {
-      schema: {
-        // The built-in page's own calls (signed tokens, no staff token) stay out of the portal's
-        // OpenAPI document, which is the route table's (docs/analytics.md describes them).
-        hide: true,
+      docs: {
         tags: ['analytics'],
         summary: 'Opens the built-in analytics page with its signed address',
-        querystring: EmbedOpenQuery,
-        response: { 200: EmbedOpenResponse, ...errorResponses([401, 403]) },
       },
     },
     async (request) => {
-      const { user, people } = await holder(request, request.query.token, 'embed');
+      const { user, people } = viewer(request);
       const exp = nowSeconds() + env.ANALYTICS_VIEW_TTL_SECONDS;
       await recordAudit(
         deps.db,
@@ -145,26 +156,11 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  routes.get(
-    '/internal/analytics/embed/figures',
-    {
-      schema: {
-        hide: true,
-        tags: ['analytics'],
-        summary: 'The figures of the built-in analytics page',
-        querystring: AnalyticsFilters,
-        headers: z.looseObject({ [VIEW_HEADER]: z.string().min(1).max(2000).optional() }),
-        response: { 200: AnalyticsFigures, ...errorResponses([400, 401, 403]) },
-      },
-    },
+  api.route(
+    'GET /internal/analytics/embed/figures',
+    { docs: { tags: ['analytics'], summary: 'The figures of the built-in analytics page' } },
     async (request) => {
-      const token = request.headers[VIEW_HEADER];
-      if (typeof token !== 'string') {
-        throw unauthorized(
-          `Open the analytics page first: this call needs its ${VIEW_HEADER} header.`,
-        );
-      }
-      const { user, people } = await holder(request, token, 'view');
+      const { user, people } = viewer(request);
       // Incremental (it costs what changed since the last run): the page shows the work just done.
       await deps.rollups.refresh();
       const refreshedAt = await deps.rollups.refreshedAt();

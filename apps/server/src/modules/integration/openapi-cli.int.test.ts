@@ -104,7 +104,18 @@ describe('the OpenAPI document and its UI at /docs', () => {
     expect(Object.keys(keys.post.responses)).toEqual(
       expect.arrayContaining(['201', '400', '401', '403', '413', '415', '500']),
     );
-    expect(Object.keys(document.components.securitySchemes)).toEqual(['staffToken']);
+    expect(Object.keys(document.components.securitySchemes)).toEqual([
+      'staffToken',
+      'analyticsAddressToken',
+      'analyticsViewToken',
+    ]);
+    // The built-in analytics page's own calls, with the token each sends.
+    expect(document.paths['/internal/analytics/embed/_open'].get.security).toEqual([
+      { analyticsAddressToken: [] },
+    ]);
+    expect(document.paths['/internal/analytics/embed/figures'].get.security).toEqual([
+      { analyticsViewToken: [] },
+    ]);
   });
 });
 

@@ -116,7 +116,8 @@ export function documentOf(whole: OpenApiDocument, name: DocumentName): OpenApiD
       ),
     ),
   );
-  const scheme = name === 'api' ? 'apiKey' : 'staffToken';
+  const schemes =
+    name === 'api' ? ['apiKey'] : ['staffToken', 'analyticsAddressToken', 'analyticsViewToken'];
   return {
     ...whole,
     info: {
@@ -125,7 +126,7 @@ export function documentOf(whole: OpenApiDocument, name: DocumentName): OpenApiD
       description:
         name === 'api'
           ? 'The assistant sends jobs with an API key and reads results from a pull feed or its webhook (Standard Webhooks). Every error answers in one shape: `{ error, message, details? }`. The portal’s own API is at /docs/internal/json. See docs/integration-api.md.'
-          : 'The `/internal` routes the portal calls with a staff access token, each with the privilege it needs. Every error answers in one shape: `{ error, message, details? }`. The assistant’s API is at /docs/json.',
+          : 'The `/internal` routes the portal calls with a staff access token, each with the privilege it needs (the built-in analytics page calls its own with the signed tokens it is given). Every error answers in one shape: `{ error, message, details? }`. The assistant’s API is at /docs/json.',
     },
     tags: [...used].sort().map((tag) => ({
       name: tag,
@@ -134,7 +135,9 @@ export function documentOf(whole: OpenApiDocument, name: DocumentName): OpenApiD
     paths,
     components: {
       ...whole.components,
-      securitySchemes: { [scheme]: whole.components?.securitySchemes?.[scheme] },
+      securitySchemes: Object.fromEntries(
+        schemes.map((scheme) => [scheme, whole.components?.securitySchemes?.[scheme]]),
+      ),
       headers: name === 'api' ? { BearerChallenge: CHALLENGES.BearerChallenge } : { ...CHALLENGES },
     },
   };
@@ -175,6 +178,20 @@ export async function registerOpenApi(
             bearerFormat: 'JWT',
             description:
               'A staff access token from sign-in; each operation says which privilege it needs.',
+          },
+          analyticsAddressToken: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description:
+              "The built-in analytics page's signed address token (the `token` of the address `GET /internal/analytics/dashboard` answers), short-lived.",
+          },
+          analyticsViewToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Analytics-View',
+            description:
+              "The built-in analytics page's view token, which `GET /internal/analytics/embed/_open` gives for its signed address.",
           },
         },
       },
