@@ -38,7 +38,10 @@ test('an annotator resumes, takes the demo assistant’s job, annotates it with 
   demo = startDemoAssistant(baseURL ?? '', 'headache');
   const [, jobId] = await demo.waitFor(/chief complaint → job ([0-9a-f-]{36}) \(federated\)/);
 
-  // Third, Ann resumes and receives it.
+  // Third, Ann resumes and receives it. (Her selection waits for the intent's context menu and the
+  // conversation's context: text re-rendered under a fresh selection loses it, a known race.)
+  const menuLoaded = page.waitForResponse((r) => r.url().includes('/_context_menu'));
+  const contextLoaded = page.waitForResponse((r) => /\/jobs\/[^/]+\/_context/.test(r.url()));
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByRole('heading', { name: 'Annotate chief complaint' })).toBeVisible();
   // In the panel's header (the context above it lists the turns too, issue 20).
@@ -46,6 +49,7 @@ test('an annotator resumes, takes the demo assistant’s job, annotates it with 
     page.getByRole('region', { name: 'Job', exact: true }).getByText('What brings you in today?'),
   ).toBeVisible();
   await expect(page.getByRole('region', { name: 'Message' })).toHaveText(COMPLAINT);
+  await Promise.all([menuLoaded, contextLoaded]);
 
   // She drags the mouse over 'pounding headache'; the menu opens below it; '1' picks the chief
   // complaint (the categories keep one fixed order, issue 20: chief complaint is always 1).
