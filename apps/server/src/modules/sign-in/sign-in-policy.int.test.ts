@@ -32,11 +32,16 @@ describe('sign-in policy', () => {
   });
 
   it('ADMIN_EMAILS grants admin to an account created at its first sign-in', async () => {
-    // DEMO=0: the demo accounts are not created ahead, so the sign-in creates the user.
+    // The development sign-in creates its accounts ahead with their roles (whatever DEMO says):
+    // remove two of them, so that signing in creates the user as a first sign-in does.
     t = await startTestApp({
       listen: true,
       env: { DEMO: '0', ADMIN_EMAILS: 'Annotator@Loopdesk.test' },
     });
+    await t.database.db
+      .deleteFrom('users')
+      .where('email', 'in', ['annotator@loopdesk.test', 'approver@loopdesk.test'])
+      .execute();
     const { jar } = await signIn(t.baseUrl, 'annotator@loopdesk.test');
     const response = await refresh(t.baseUrl, jar);
     expect(response.status).toBe(200);
