@@ -279,11 +279,16 @@ describe('clinical summary review: leased jobs, holder-only saves, send to the p
         },
       },
     });
-    expect(
-      (await staff(ann.token, 'GET', '/internal/queues/hpi-summarisation/_size')).json(),
-    ).toEqual({
-      size: 0,
-    });
+    // Queue sizes are cached and renewed on the bus's word: on PostgreSQL that word is a NOTIFY.
+    await expect
+      .poll(
+        async () =>
+          (await staff(ann.token, 'GET', '/internal/queues/hpi-summarisation/_size')).json<{
+            size: number;
+          }>(),
+        { timeout: 10_000 },
+      )
+      .toEqual({ size: 0 });
     const twice = await staff(ann.token, 'POST', `${jobUrl(id)}/_send`, job);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toContain('already sent');
