@@ -1,5 +1,5 @@
 import Typography from '@mui/material/Typography';
-import { useEffect, useState, type ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { JobToasts } from '../../components/job-toasts.tsx';
 import {
@@ -87,18 +87,12 @@ export function JobPanel(props: PanelProps) {
   const exception = props.exception ?? props.job.type === 'exception.job';
   // Spec 2 §5, §8: a submit while busy shows the snackbar (the session's error) and 'Busy
   // processing.' on the panel, until the server answers the first submission.
+  // Shown while busy only: a submission that goes out starts a new busy spell without it.
   const [refusedBusy, setRefusedBusy] = useState(false);
   const { busy, submit: sessionSubmit } = props;
-  useEffect(() => {
-    if (!busy) {
-      setRefusedBusy(false);
-    }
-  }, [busy]);
   const submit: TechnicianSession['submit'] = (type, data) => {
     const result = sessionSubmit(type, data);
-    if (!result.ok && result.error === BUSY_MESSAGE) {
-      setRefusedBusy(true);
-    }
+    setRefusedBusy(!result.ok && result.error === BUSY_MESSAGE);
     return result;
   };
   const panelProps = { ...props, submit };
