@@ -58,22 +58,26 @@ export type ApiKeyIdParams = z.infer<typeof ApiKeyIdParams>;
 // ---------------------------------------------------------------------------------------------
 // Jobs (/api/v1)
 
-const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The realtime job types, and the clinical summary's (a job of the summary screen, not a socket). */
-const JOB_TYPES = [...JOB_EVENT_TYPES, SUMMARY_JOB_TYPE];
-const JOB_TYPE_PATTERN = new RegExp(
-  `^(${JOB_TYPES.map(escape).join('|')}|robot-process-automation(\\.[a-z0-9-]+)+)$`,
-);
+const JOB_TYPES = [...JOB_EVENT_TYPES, SUMMARY_JOB_TYPE] as const;
+const RPA_PREFIX = 'robot-process-automation.';
+/** The one RPA step the portal has a screen for (spec 1 §2 "Manual RPA step screen"). */
+const RPA_STEP = JOB_EVENT_TYPES.find((type) => type.startsWith(RPA_PREFIX));
 
-/** Job types the portal knows how to show (spec 1 §7 incoming events; spec 2 §3 Summary job). */
+/**
+ * Job types the portal knows how to show (spec 1 §7 incoming events; spec 2 §3 Summary job). Any
+ * other robot-process-automation step is refused here (issue 15): the portal has no screen for it,
+ * so it would be held unseen by a technician until its lease ended.
+ */
 export const JobType = z
-  .string()
-  .regex(
-    JOB_TYPE_PATTERN,
-    `must be one of ${JOB_TYPES.join(', ')} or another robot-process-automation.<step> event type`,
-  )
+  .enum(JOB_TYPES, {
+    error: (issue) =>
+      typeof issue.input === 'string' && issue.input.startsWith(RPA_PREFIX)
+        ? `${issue.input} is an RPA step the portal cannot show: send it as ${RPA_STEP} (the manual step, with data.portal the address where the technician does it)`
+        : `must be one of ${JOB_TYPES.join(', ')}`,
+  })
   .describe(
-    `${JOB_TYPES.join(', ')}, or a robot-process-automation.<step> event type (spec 1 §7). ${SUMMARY_JOB_TYPE} goes to the ${SUMMARY_QUEUE} queue, and only it`,
+    `${JOB_TYPES.join(', ')} (spec 1 §7). ${SUMMARY_JOB_TYPE} goes to the ${SUMMARY_QUEUE} queue, and only it. Other robot-process-automation.<step> types are refused: the portal has no screen for them`,
   );
 
 /** Body of `POST /api/v1/jobs`. */

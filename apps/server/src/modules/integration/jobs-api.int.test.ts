@@ -280,7 +280,7 @@ describe('the integration API: the assistant sends jobs with an API key', () => 
         ).toContain(path);
       }
       expect(await count('jobs')).toBe(0);
-      // A robot-process-automation step type is accepted.
+      // The manual RPA step, which the portal shows, is accepted.
       expect(
         (
           await createJob('rpa-1', {
@@ -290,6 +290,27 @@ describe('the integration API: the assistant sends jobs with an API key', () => 
           })
         ).statusCode,
       ).toBe(201);
+    });
+
+    it('another robot-process-automation step is refused with what to send instead, and creates nothing', async () => {
+      const response = await createJob('rpa-other', {
+        ...annotationJob,
+        type: 'robot-process-automation.invoice-upload.job',
+        data: { portal: 'https://emr.example.test/step/2' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        error: 'Bad Request',
+        details: [
+          {
+            path: 'body.type',
+            message:
+              'robot-process-automation.invoice-upload.job is an RPA step the portal cannot show: send it as robot-process-automation.manual-step.job (the manual step, with data.portal the address where the technician does it)',
+          },
+        ],
+      });
+      expect(await count('jobs')).toBe(0);
+      expect(await count('outbox_events')).toBe(0);
     });
 
     it('an unknown job is a 404; a malformed id a 400', async () => {

@@ -135,6 +135,17 @@ export function createJobsRepository(db: Database) {
         .executeTakeFirst();
     },
 
+    /** The job if `assigneeId` completed it, else undefined. */
+    async findCompletedBy(jobId: string, assigneeId: string, trx: Executor = db) {
+      return trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', jobId)
+        .where('state', '=', 'completed')
+        .where('assignee_id', '=', assigneeId)
+        .executeTakeFirst();
+    },
+
     /** The job if `assigneeId` holds it now (assigned to them), else undefined. */
     async findHeld(jobId: string, assigneeId: string, trx: Executor = db) {
       return trx

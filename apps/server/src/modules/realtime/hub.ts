@@ -224,21 +224,34 @@ export function createRealtimeHub(options: HubOptions) {
       return enqueued;
     },
 
-    /** Submits a portal event that arrived over HTTP (`POST /internal/users/me/_events`). */
-    async submitFromHttp(userId: string, event: CloudEvent): Promise<boolean> {
+    /**
+     * Submits a portal event that arrived over HTTP (`POST /internal/users/me/_events`):
+     * 'completed' when it completed the job the user holds, 'taken' when the same event already
+     * completed it (the portal sends it on the socket too, spec 1 §7), else 'refused'.
+     */
+    async submitFromHttp(
+      userId: string,
+      event: CloudEvent,
+    ): Promise<'completed' | 'taken' | 'refused'> {
       const data = SubmissionData.safeParse(event.data);
+      const jobId = data.success ? data.data.jobId : null;
       const conn = [...connections.values()].find(
-        (c) => c.userId === userId && data.success && c.job?.id === data.data.jobId,
+        (c) => c.userId === userId && jobId !== null && c.job?.id === jobId,
       );
-      if (!conn) {
-        return false;
+      if (conn) {
+        let completed = false;
+        conn.work = conn.work.then(async () => {
+          // The socket's copy may have completed it meanwhile: then this one is not stale.
+          if (conn.job?.id === jobId) {
+            completed = await submission.submit(conn, event, 'dh.portal.hitl.event');
+          }
+        });
+        await conn.work;
+        if (completed) {
+          return 'completed';
+        }
       }
-      let completed = false;
-      conn.work = conn.work.then(async () => {
-        completed = await submission.submit(conn, event, 'dh.portal.hitl.event');
-      });
-      await conn.work;
-      return completed;
+      return (await submission.portalEventTaken(userId, event)) ? 'taken' : 'refused';
     },
 
     /** Closes every socket (server shutdown); their jobs go back to the queue. */

@@ -368,6 +368,69 @@ describe('technician sessions over WebSockets', () => {
     expect((await post(ann.token, event({ jobId: job.id }))).statusCode).toBe(409);
   });
 
+  it('dh.portal.hitl.event sent on the socket and posted to the events call completes the job once, whichever comes first', async () => {
+    const post = (event: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/internal/users/me/_events',
+        headers: { authorization: `Bearer ${ann.token}` },
+        payload: event,
+      });
+    const portalEvent = (id: string, jobId: string) => ({
+      specversion: '1.0',
+      id,
+      type: 'dh.portal.hitl.event',
+      source: '/portal',
+      datacontenttype: 'application/json',
+      data: { jobId, action: 'next', conversationId: 'conv-1', userId: 'patient-1' },
+    });
+    const socket = await connect(ann.token);
+    socket.send('technician.session.activate');
+
+    // The socket's copy first: it completes the job; the posted copy is taken and changes nothing.
+    const first = await enqueue();
+    await socket.next('message.annotation.job');
+    const viaSocket = portalEvent('portal-socket-first', first.id);
+    socket.sendRaw(JSON.stringify(viaSocket));
+    await socket.next('technician.session.waiting');
+    const afterSocket = await jobState(first.id);
+    expect(afterSocket).toMatchObject({
+      state: 'completed',
+      result: { type: 'dh.portal.hitl.event', data: viaSocket.data },
+    });
+    const copy = await post(viaSocket);
+    expect(copy.statusCode).toBe(202);
+    expect(copy.json()).toEqual({ accepted: true });
+    expect(await jobState(first.id)).toEqual(afterSocket);
+    // The same job with other data is still refused.
+    const otherData = await post({
+      ...viaSocket,
+      data: { ...viaSocket.data, action: 'redirect' },
+    });
+    expect(otherData.statusCode).toBe(409);
+
+    // The posted copy first: it completes the job; the socket's copy is no error for the technician.
+    const second = await enqueue();
+    await socket.next('message.annotation.job');
+    const viaHttp = portalEvent('portal-http-first', second.id);
+    expect((await post(viaHttp)).statusCode).toBe(202);
+    await socket.next('technician.session.waiting');
+    expect((await jobState(second.id)).state).toBe('completed');
+    socket.sendRaw(JSON.stringify(viaHttp));
+    // Frames are handled in order: an error for the copy would come before the pause.
+    socket.send('technician.session.pause');
+    await socket.next('technician.session.paused');
+    expect(socket.received.filter((e) => e.type === 'error')).toEqual([]);
+    // One job.completed each for the assistant, whichever copy came first.
+    const completions = await t.database.db
+      .selectFrom('outbox_events')
+      .select('job_id')
+      .where('type', '=', 'job.completed')
+      .where('job_id', 'in', [first.id, second.id])
+      .execute();
+    expect(completions.map((e) => e.job_id).sort()).toEqual([first.id, second.id].sort());
+  });
+
   it('a job whose announcement was lost still reaches a waiting technician at the next sweep', async () => {
     const socket = await connect(ann.token);
     socket.send('technician.session.activate');

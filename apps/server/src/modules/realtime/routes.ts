@@ -133,7 +133,9 @@ export function registerSessionRoutes(
     if (!request.user) {
       throw unauthorized('Sign in first.');
     }
-    if (!(await deps.hub.submitFromHttp(request.user.id, event))) {
+    // The portal sends the event on its socket too (spec 1 §7): whichever copy comes first
+    // completes the job, the other is taken and changes nothing.
+    if ((await deps.hub.submitFromHttp(request.user.id, event)) === 'refused') {
       throw conflict(
         'This event is for a job you do not hold on an open socket: it changed nothing.',
       );

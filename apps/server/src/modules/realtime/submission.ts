@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   SubmissionData,
   type CloudEvent,
@@ -9,6 +10,9 @@ import type { JobRow } from '../jobs/repository.ts';
 import { announce, describeIssues, sendError, type Connection } from './connections.ts';
 import type { Dispatch } from './dispatch.ts';
 import type { HubContext } from './hub-context.ts';
+
+/** The portal event of spec 1 §7, sent on the socket and also posted to the events call. */
+export const PORTAL_EVENT_TYPE = 'dh.portal.hitl.event';
 
 export const STALE_SUBMISSION_MESSAGE =
   'This submission is for a job you do not hold (already submitted, cancelled or returned to the queue): it changed nothing.';
@@ -47,6 +51,21 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
     return null;
   }
 
+  /**
+   * Whether `userId` already completed the job this portal event names with this very event: it
+   * is sent on the socket and posted to `POST /internal/users/me/_events` (spec 1 §7), and the
+   * copy that comes second changes nothing and is no error.
+   */
+  async function portalEventTaken(userId: string, event: CloudEvent): Promise<boolean> {
+    const data = SubmissionData.safeParse(event.data);
+    if (event.type !== PORTAL_EVENT_TYPE || !data.success) {
+      return false;
+    }
+    const job = await ctx.jobs.findCompletedBy(data.data.jobId, userId);
+    const result = job?.result as { type?: unknown; data?: unknown } | null | undefined;
+    return result?.type === PORTAL_EVENT_TYPE && isDeepStrictEqual(result.data, data.data);
+  }
+
   /** Completes the held job with a submission; false when it changed nothing. */
   async function submit(
     conn: Connection,
@@ -64,6 +83,10 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
     }
     const data = parsed.data;
     if (!conn.job || conn.job.id !== data.jobId) {
+      if (await portalEventTaken(conn.userId, event)) {
+        ctx.log.debug({ eventId: event.id }, 'portal event already taken over HTTP');
+        return false;
+      }
       sendError(conn, STALE_SUBMISSION_MESSAGE, event);
       return false;
     }
@@ -117,7 +140,9 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
     });
     if (!completed) {
       conn.job = null;
-      sendError(conn, STALE_SUBMISSION_MESSAGE, event);
+      if (!(await portalEventTaken(conn.userId, event))) {
+        sendError(conn, STALE_SUBMISSION_MESSAGE, event);
+      }
       await dispatch.setState(conn, 'waiting', null);
       announce(conn);
       void dispatch.dispatch();
@@ -146,6 +171,7 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
 
   return {
     submit,
+    portalEventTaken,
     /** Adds a rule every submission must meet (run in the order added; the first refusal wins). */
     addCheck(check: SubmissionCheck): void {
       checks.push(check);

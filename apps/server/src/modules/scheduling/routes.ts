@@ -44,6 +44,7 @@ export function registerSchedulingRoutes(api: ApiRouter, service: SchedulingServ
       return service.summary(
         { conversationId: query.conversationId, limit: query.s, upcoming: query.upcoming },
         request.user,
+        requestOrigin(request),
       );
     },
   );

@@ -138,12 +138,32 @@ export function createSchedulingService(db: Database) {
      */
     async summary(
       filter: { conversationId?: string | undefined; limit: number; upcoming?: boolean },
-      reader: { roles: readonly Role[] },
+      reader: { id: string; email: string; roles: readonly Role[] },
+      origin: Origin,
     ): Promise<AppointmentsSummary> {
       const { rows, total } = await repo.listAppointments({
         ...filter,
         withRestricted: hasPrivilege(reader.roles, RESTRICTED_EXCEPTIONS_PRIVILEGE),
       });
+      // Appointments name patients: every read is in the audit trail.
+      await recordAudit(
+        db,
+        {
+          action: 'appointments.read',
+          outcome: 'success',
+          actorId: reader.id,
+          actorEmail: reader.email,
+          resourceType: 'appointment',
+          resourceId: filter.conversationId ?? null,
+          statusCode: 200,
+          details: {
+            upcoming: filter.upcoming === true,
+            returned: rows.length,
+            appointmentIds: rows.map((row) => row.id),
+          },
+        },
+        origin,
+      );
       return { items: rows.map(toAppointment), total };
     },
   };

@@ -53,10 +53,33 @@ describe('upcoming appointments (GET /internal/experiment/appointments/_summary?
     });
     const all = await summary('');
     expect(all.json<{ total: number }>().total).toBe(3);
+    // Appointments name patients: each read is audited, with the appointments it showed.
+    const reads = await t.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('action', '=', 'appointments.read')
+      .orderBy('id')
+      .execute();
+    expect(reads.map((r) => [r.actor_email, r.outcome, r.details])).toEqual([
+      [
+        'meera@example.test',
+        'success',
+        expect.objectContaining({ upcoming: true, returned: 2, appointmentIds: expect.any(Array) }),
+      ],
+      ['meera@example.test', 'success', expect.objectContaining({ upcoming: false, returned: 3 })],
+    ]);
     const bad = await summary('?upcoming=soon');
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ details: unknown[] }>().details).toEqual([
       { path: 'querystring.upcoming', message: "must be 'true' or 'false'" },
     ]);
+    // A refused query read nothing and adds no read row.
+    expect(
+      await t.database.db
+        .selectFrom('audit_events')
+        .select('id')
+        .where('action', '=', 'appointments.read')
+        .execute(),
+    ).toHaveLength(2);
   });
 });

@@ -91,6 +91,8 @@ export interface TechnicianSocketListener {
    * `onError` with its message; there is no reconnect.
    */
   onDuplicate?(): void;
+  /** An event the portal sent on the socket, as sent (the portal event is also posted, spec 1 §7). */
+  onSent?(event: CloudEvent): void;
 }
 
 export interface TechnicianSocketOptions {
@@ -219,6 +221,7 @@ export class TechnicianSocket {
       data,
     };
     socket.send(JSON.stringify(event));
+    this.#listener.onSent?.(event);
     return event.id;
   }
 

@@ -6,7 +6,7 @@ import { ToastProvider } from '../../components/toast-provider.tsx';
 import { useErrorToast } from '../../components/use-error-toast.ts';
 import { setSession } from '../auth/session-store.ts';
 import { createQueryClient } from '../query-client.ts';
-import { makeUser } from '../../test/fake-server.ts';
+import { errorAnswer, installFakeServer, json, makeUser } from '../../test/fake-server.ts';
 import { fakeWebSockets } from '../../test/fake-web-socket.ts';
 import { RECONNECT_DELAY_MS } from './technician-socket.ts';
 import {
@@ -228,6 +228,75 @@ describe('useTechnicianSession', () => {
       fake.last().receive('technician.session.waiting', { state: 'waiting', source: 'federated' }),
     );
     expect(result.current).toMatchObject({ state: 'waiting', job: null, busy: false });
+  });
+
+  it('sends dh.portal.hitl.event on the socket and posts it, as sent, to the events call; a failed post is only logged', async () => {
+    const posted: unknown[] = [];
+    let up = true;
+    installFakeServer({
+      'POST /internal/users/me/_events': (request) => {
+        posted.push(request.body);
+        return up
+          ? json(202, { accepted: true })
+          : errorAnswer(500, 'Internal Server Error', 'The events call failed.');
+      },
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { result } = await mount();
+    server(() => fake.last().accept());
+    act(() => result.current.resume());
+    const hold = (jobId: string) =>
+      server(() => fake.last().receive('message.annotation.job', { jobId, tenant: 'acme' }));
+    const portalEvents = () =>
+      fake
+        .last()
+        .events()
+        .filter((e) => e.type === 'dh.portal.hitl.event');
+
+    hold(JOB_ID);
+    act(() => {
+      result.current.submit('dh.portal.hitl.event', {
+        action: 'next',
+        conversationId: 'conv-1',
+        userId: 'patient-1',
+      });
+    });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(portalEvents()).toHaveLength(1);
+    expect(portalEvents()[0]).toMatchObject({
+      type: 'dh.portal.hitl.event',
+      source: '/portal',
+      datacontenttype: 'application/json',
+      dataschema: expect.stringMatching(/\/schemas\/20200718\/quinn\.json$/),
+      data: { action: 'next', conversationId: 'conv-1', userId: 'patient-1', jobId: JOB_ID },
+    });
+    // The same envelope, same id: the server takes whichever copy comes first.
+    expect(posted).toEqual(portalEvents());
+
+    // Other submissions only go on the socket.
+    const second = '0f8fad5b-d9cb-469f-a165-70867728950f';
+    hold(second);
+    act(() => {
+      result.current.submit('message.annotation', { action: 'execute', entities: [] });
+    });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(posted).toHaveLength(1);
+
+    // A failed post is only logged (spec 1 §8): no error for the technician.
+    up = false;
+    hold('0f8fad5b-d9cb-469f-a165-708677289510');
+    act(() => {
+      result.current.submit('dh.portal.hitl.event', { action: 'redirect', messageId: 'm-1' });
+    });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(posted).toHaveLength(2);
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^Publishing the portal event .* failed$/),
+      expect.anything(),
+    );
+    expect(result.current.error).toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    warn.mockRestore();
   });
 
   it('shows the server error about a submission and lets the technician submit again', async () => {

@@ -11,6 +11,7 @@ import {
 } from '@loopdesk/contracts/realtime.ts';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { portalConfigQueryOptions } from '../portal-config.ts';
+import { PORTAL_EVENT_TYPE, postPortalEvent } from './post-portal-event.ts';
 import { socketToken } from './socket-token.ts';
 import {
   ACTIVATE_REQUEST,
@@ -239,6 +240,13 @@ export function useTechnicianSession(
           }
         },
         onError: report,
+        onSent: (event) => {
+          // Spec 1 §7: dh.portal.hitl.event is also posted to the events call; a failure is
+          // only logged (§8).
+          if (event.type === PORTAL_EVENT_TYPE) {
+            void postPortalEvent(event);
+          }
+        },
         onDuplicate: () => {
           endedRef.current = true;
           setEnded(DUPLICATE_SESSION_MESSAGE);

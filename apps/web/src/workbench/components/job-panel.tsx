@@ -1,7 +1,12 @@
-import type { ComponentType } from 'react';
+import Typography from '@mui/material/Typography';
+import { useState, type ComponentType } from 'react';
 import { readMessageJob } from '@loopdesk/workbench/job-data.ts';
 import { JobToasts } from '../../components/job-toasts.tsx';
-import type { TechnicianJob } from '../../lib/socket/use-technician-session.ts';
+import {
+  BUSY_MESSAGE,
+  type TechnicianJob,
+  type TechnicianSession,
+} from '../../lib/socket/use-technician-session.ts';
 import { EntityNormalisationPanel } from './entity-normalisation-panel.tsx';
 import { IntentAnnotationPanel } from './intent-annotation-panel.tsx';
 import { JobContextHeader } from './job-context.tsx';
@@ -65,6 +70,9 @@ const PANELS: Record<PanelKind, ComponentType<PanelProps>> = {
   'rpa-manual-step': RpaManualStepPanel,
 };
 
+/** Spec 2 §5, §8: shown on the panel when a submit is made while the previous one is in flight. */
+export const BUSY_PROCESSING_TEXT = 'Busy processing.';
+
 /**
  * Shows the held job in its panel, mounted anew for each job. An `exception.job` (the exception
  * desk's task) gets the same panels with the exception panel's wording of the rules. A panel that
@@ -77,13 +85,29 @@ export function JobPanel(props: PanelProps) {
   useColourKeys();
   const Panel = PANELS[panelKindOf(props.job)];
   const exception = props.exception ?? props.job.type === 'exception.job';
+  // Spec 2 §5, §8: a submit while busy shows the snackbar (the session's error) and 'Busy
+  // processing.' on the panel, until the server answers the first submission.
+  // Shown while busy only: a submission that goes out starts a new busy spell without it.
+  const [refusedBusy, setRefusedBusy] = useState(false);
+  const { busy, submit: sessionSubmit } = props;
+  const submit: TechnicianSession['submit'] = (type, data) => {
+    const result = sessionSubmit(type, data);
+    setRefusedBusy(!result.ok && result.error === BUSY_MESSAGE);
+    return result;
+  };
+  const panelProps = { ...props, submit };
   return (
     <JobToasts job={props.job.id}>
       {/* The exception desk shows the whole transcript beside its task already. */}
       {exception ? null : <JobContextHeader job={props.job} />}
-      <PanelErrorBoundary key={props.job.id} {...props}>
-        <Panel {...props} exception={exception} />
+      <PanelErrorBoundary key={props.job.id} {...panelProps}>
+        <Panel {...panelProps} exception={exception} />
       </PanelErrorBoundary>
+      {busy && refusedBusy ? (
+        <Typography role="status" sx={{ mt: 2, color: 'text.secondary' }}>
+          {BUSY_PROCESSING_TEXT}
+        </Typography>
+      ) : null}
     </JobToasts>
   );
 }

@@ -436,6 +436,41 @@ describe('Exception Jobs screen', () => {
     ]);
   });
 
+  it("a second submit while the first is in flight says 'Busy processing.' until the server answers", async () => {
+    const { socket, events } = await holdingNoah();
+    const task = (jobId: string, id: string) =>
+      server(() =>
+        socket.receive(
+          'exception.job',
+          {
+            jobId,
+            tenant: 'acme-clinic',
+            conversationId: 'conv-noah',
+            lastTurn: {
+              content: 'Thanks, that is all.',
+              messageId: 'm9',
+              metadata: { conversationId: 'conv-noah', entities: [] },
+            },
+            slotSpecification: { code: 'onset', short_description: 'onset' },
+            slot: { id: 'slot-onset', code: 'onset' },
+            // Verify-answered: Submit says the question was answered, with no annotation to make.
+            job: { purpose: 'verify-answered' },
+          },
+          id,
+        ),
+      );
+    task('0f8fad5b-d9cb-469f-a165-708677289510', 'job-3');
+    await events.click(await screen.findByRole('button', { name: 'Submit' }));
+    expect(screen.queryByText('Busy processing.')).not.toBeInTheDocument();
+    await events.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Busy processing.')).toBeInTheDocument();
+    expect(screen.getByText('Already processing previous submission.')).toBeInTheDocument();
+    expect(sent(socket, 'message.annotation')).toHaveLength(1);
+    // The next task clears the busy flag and the notice.
+    task('0f8fad5b-d9cb-469f-a165-708677289511', 'job-4');
+    await waitFor(() => expect(screen.queryByText('Busy processing.')).not.toBeInTheDocument());
+  });
+
   it('Terminate encounter asks first, then ends with TERMINATE; Hand back hands it back', async () => {
     const { socket, events } = await holdingNoah();
     await events.click(screen.getByRole('button', { name: 'Terminate encounter' }));

@@ -523,13 +523,16 @@ describe('federated jobs screen', () => {
     expect(screen.getByRole('button', { name: 'Delete Slot 10: headache' })).toBeInTheDocument();
   });
 
-  it('a second submit while the first is unanswered shows the busy message once', async () => {
+  it("a second submit while the first is unanswered shows the busy message once, and 'Busy processing.'", async () => {
     const { socket, events } = await holdingJob();
     select('yesterday morning');
     await events.keyboard('2');
     await events.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.queryByText('Busy processing.')).not.toBeInTheDocument();
     await events.click(screen.getByRole('button', { name: 'Submit' }));
     expect(screen.getAllByText('Already processing previous submission.')).toHaveLength(1);
+    // Spec 2 §5, §8: the panel also says 'Busy processing.'.
+    expect(screen.getByText('Busy processing.')).toBeInTheDocument();
     expect(submissions(socket, 'message.annotation')).toHaveLength(1);
   });
 
