@@ -240,9 +240,12 @@ async function loopdesk() {
   })();
 
   let failed = 0;
+  const failures = new Map<string, number>();
+  const postMs: number[] = [];
   const load = loadavg()[0]?.toFixed(1);
   const { total, seconds } = await offer(RATE, SECONDS, async (i) => {
     const node = i % 2 === 0 ? nodeA : nodeB;
+    const posted = performance.now();
     const response = await fetch(`${node.baseUrl}/api/v1/jobs`, {
       method: 'POST',
       headers: {
@@ -256,11 +259,21 @@ async function loopdesk() {
         tenant: 'bench',
         data: { t0: clock(), phase: 1, i, lastTurn: { content: `job ${i}` } },
       }),
-    }).catch(() => null);
+    }).catch((error: unknown) => {
+      const reason = error instanceof Error ? String(error.cause ?? error.message) : 'error';
+      failures.set(reason, (failures.get(reason) ?? 0) + 1);
+      return null;
+    });
+    postMs.push(performance.now() - posted);
     if (!response || response.status !== 201) {
       failed += 1;
     }
-    await response?.arrayBuffer();
+    if (response && response.status !== 201) {
+      const reason = `${response.status} ${(await response.text()).slice(0, 100)}`;
+      failures.set(reason, (failures.get(reason) ?? 0) + 1);
+    } else {
+      await response?.arrayBuffer();
+    }
   });
   // Every job answered: wait for the last ones, then count.
   const count = async () => {
@@ -301,7 +314,9 @@ async function loopdesk() {
     failed,
     load,
     states,
-    lost: total - (states.completed ?? 0),
+    lost: total - failed - (states.completed ?? 0),
+    failures,
+    postMs,
     doubled,
     frames: latencies.length,
     latencies,
@@ -351,9 +366,14 @@ async function main(): Promise<void> {
   const p50 = percentile(ours.latencies, 50);
   const p99 = percentile(ours.latencies, 99);
   console.log(`loopdesk_jobs_posted: ${ours.total} in ${ours.seconds.toFixed(1)} s`);
-  console.log(`loopdesk_posts_failed: ${ours.failed}`);
+  console.log(
+    `loopdesk_posts_failed: ${ours.failed} ${JSON.stringify(Object.fromEntries(ours.failures))}`,
+  );
+  console.log(
+    `loopdesk_post_response_p50_ms: ${percentile(ours.postMs, 50).toFixed(1)}, p99 ${percentile(ours.postMs, 99).toFixed(1)}`,
+  );
   console.log(`loopdesk_frames: ${ours.frames}`);
-  console.log(`loopdesk_jobs_lost: ${ours.lost}`);
+  console.log(`loopdesk_jobs_lost (accepted, never completed): ${ours.lost}`);
   console.log(`loopdesk_jobs_completed_twice: ${ours.doubled}`);
   console.log(`loopdesk_job_states: ${JSON.stringify(ours.states)}`);
   console.log(`loopdesk_enqueue_to_frame_p50_ms: ${p50.toFixed(1)}`);
