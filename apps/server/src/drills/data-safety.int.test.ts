@@ -203,7 +203,11 @@ describe('drill: a backup taken mid-work, restored', () => {
       // Restore: the copied folder, opened where the server would open it.
       const target = path.join(folder, 'restored', 'pg');
       await cp(copy, target, { recursive: true });
-      restored = await openDatabase({ pgliteDataDir: target, webhookDeliveries: false });
+      restored = await openDatabase({
+        databaseUrl: undefined,
+        pgliteDataDir: target,
+        webhookDeliveries: false,
+      });
       console.info(
         `[drill] backup (PGlite, folder copied while stopped): ${sizes(before)}; stop and copy ${backupMs.toFixed(0)} ms`,
       );
@@ -275,7 +279,11 @@ describe('drill: migrations run forward on a populated database of an older rele
         webhookDeliveries: false,
       });
     } else {
-      handle = await openDatabase({ pgliteDataDir: 'memory://', webhookDeliveries: false });
+      handle = await openDatabase({
+        databaseUrl: undefined,
+        pgliteDataDir: 'memory://',
+        webhookDeliveries: false,
+      });
     }
     const db = handle.db;
     // The database as the release with migrations up to 007-exceptions left it, in use.
