@@ -260,7 +260,13 @@ async function loopdesk() {
         data: { t0: clock(), phase: 1, i, lastTurn: { content: `job ${i}` } },
       }),
     }).catch((error: unknown) => {
-      const reason = error instanceof Error ? String(error.cause ?? error.message) : 'error';
+      const cause = error instanceof Error ? error.cause : undefined;
+      const reason =
+        cause instanceof Error
+          ? `${cause.name}: ${cause.message}`
+          : error instanceof Error
+            ? error.message
+            : 'error';
       failures.set(reason, (failures.get(reason) ?? 0) + 1);
       return null;
     });
