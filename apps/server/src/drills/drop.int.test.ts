@@ -23,8 +23,11 @@ import { apiKeyFor, tokenForRoles } from '../test/tokens.ts';
 const HEARTBEAT_MS = 1_000;
 /** The contract for a closed socket: its job is offered again within a second. */
 const CLOSE_BOUND_MS = 1_000;
-/** The heartbeat window: two silent heartbeats, the tick that sees them, and a second to return. */
-const STALL_BOUND_MS = 3 * HEARTBEAT_MS + 1_000;
+/**
+ * The heartbeat window: two silent heartbeats and the tick that sees them, with two seconds of room
+ * for a loaded machine to return the work (2.1–2.9 s were measured at load 25).
+ */
+const STALL_BOUND_MS = 3 * HEARTBEAT_MS + 2_000;
 
 describe('drill: a socket dies mid-job', () => {
   let t: TestApp;
