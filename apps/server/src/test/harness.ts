@@ -26,6 +26,8 @@ export interface TestApp {
   readonly database: DatabaseHandle;
   /** Set when started with `listen: true`. */
   readonly baseUrl: string;
+  /** The PostgreSQL database's URL (TEST_DATABASE_URL set); undefined on PGlite. */
+  readonly databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,8 @@ export async function startTestApp(
      * test runs delivery workers itself); by default as the configuration says.
      */
     webhookDeliveries?: boolean;
+    /** Where PGlite keeps its files (a folder on disk); in memory when absent. */
+    pgliteDataDir?: string;
   } = {},
 ): Promise<TestApp> {
   const port = options.listen ? await freePort() : 0;
@@ -62,7 +66,7 @@ export async function startTestApp(
       WEB_DIST: '/nonexistent-web-dist',
       ...options.env,
     },
-    { pgliteDataDir: 'memory://' },
+    { pgliteDataDir: options.pgliteDataDir ?? 'memory://' },
   );
   // A database of its own rather than a schema: Kysely's migrator reads the catalog of every
   // schema in the database, and a neighbouring test file dropping its schema at that moment made
@@ -70,7 +74,7 @@ export async function startTestApp(
   const fresh = testDatabaseUrl ? await freshPostgresDatabase(testDatabaseUrl, 'test') : undefined;
   const database = await openDatabase({
     databaseUrl: fresh?.url,
-    pgliteDataDir: 'memory://',
+    pgliteDataDir: options.pgliteDataDir ?? 'memory://',
     ...(options.poolSize ? { poolSize: options.poolSize } : {}),
     webhookDeliveries: options.webhookDeliveries ?? hasWebhook(config),
   });
@@ -86,6 +90,7 @@ export async function startTestApp(
     config,
     database,
     baseUrl: `http://127.0.0.1:${port}`,
+    ...(fresh ? { databaseUrl: fresh.url } : {}),
     async close() {
       await app.close();
       await database.close();

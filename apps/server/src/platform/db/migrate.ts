@@ -50,7 +50,25 @@ const provider: MigrationProvider = {
 };
 
 /** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(database: DatabaseHandle): Promise<string[]> {
+export function migrateToLatest(database: DatabaseHandle): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/**
+ * Applies the migrations up to this one (by name order), as a database of an older release had
+ * them: the drill that migrates a populated database forward starts there (drills/data-safety).
+ */
+export function migrateUpTo(database: DatabaseHandle, name: string): Promise<string[]> {
+  if (!(name in MIGRATIONS)) {
+    return Promise.reject(new Error(`There is no migration ${name}.`));
+  }
+  return migrate(database, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  database: DatabaseHandle,
+  run: (migrator: Migrator) => ReturnType<Migrator['migrateToLatest']>,
+): Promise<string[]> {
   // Name the schema: other schemas of the same database may hold their own migration tables.
   const migrator = new Migrator({
     db: database.db,
@@ -60,7 +78,7 @@ export async function migrateToLatest(database: DatabaseHandle): Promise<string[
     // number still takes an earlier one that arrived after it.
     allowUnorderedMigrations: true,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     const name = failed ? ` in ${failed.migrationName}` : '';

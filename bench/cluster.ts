@@ -1,0 +1,409 @@
+/**
+ * bench/cluster: two Loopdesk nodes (server processes) on one PostgreSQL and one Redis, 500
+ * technician sockets across them (two processes of their own, 250 sockets on each node), and the
+ * assistant posting 100 jobs a second through the integration API (`POST /api/v1/jobs`, spread
+ * over both nodes) for 5 minutes. Measures enqueue → frame latency (from the assistant's call to
+ * the frame in a technician's socket, on a clock the processes share) p50/p99, lost jobs (posted
+ * but never completed, or completed twice), and each node's resident memory, heap and open
+ * handles sampled from its /metrics across the run (the soak: the last third against the first).
+ *
+ * The reference, measured in the same run right after on the same PostgreSQL: graphile-worker's
+ * add → start latency at the same rate (addJob from this process, a no-op task).
+ * Prints `name: value` lines and ratios. Not a test: nothing here asserts.
+ *
+ *   npm run bench:cluster   (BENCH_SECONDS (300), BENCH_RATE (100), BENCH_TECHNICIANS (500),
+ *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL)
+ */
+import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { Logger, makeWorkerUtils, run } from 'graphile-worker';
+import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
+import { openDatabase } from '../apps/server/src/platform/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
+import { freePort } from '../apps/server/src/test/harness.ts';
+import { startServerProcess, type ServerProcess } from '../apps/server/src/test/processes.ts';
+import { tokenForRoles } from '../apps/server/src/test/tokens.ts';
+import {
+  clock,
+  type TechniciansCommand,
+  type TechniciansData,
+  type TechniciansMessage,
+} from './technicians.ts';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
+const RATE = Number(process.env.BENCH_RATE ?? 100);
+const TECHNICIANS = Number(process.env.BENCH_TECHNICIANS ?? 500);
+const REFERENCE_SECONDS = Number(process.env.BENCH_REFERENCE_SECONDS ?? Math.min(SECONDS, 60));
+/** How often each node's /metrics is sampled. */
+const SAMPLE_MS = Math.max(1000, Math.min(10_000, (SECONDS * 1000) / 12));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+/** A process of technician sockets on one node; reports each frame's latency. */
+async function technicians(url: string, tokens: string[], latencies: number[]) {
+  const child: ChildProcess = fork(new URL('./technicians.ts', import.meta.url), {
+    execArgv: ['--import', 'tsx'],
+  });
+  const command = (message: TechniciansCommand) => child.send(message);
+  const reply = (type: TechniciansMessage['type']) =>
+    new Promise<TechniciansMessage>((resolve) => {
+      const listener = (message: TechniciansMessage) => {
+        if (message.type === type) {
+          child.off('message', listener);
+          resolve(message);
+        }
+      };
+      child.on('message', listener);
+    });
+  child.on('message', (message: TechniciansMessage) => {
+    if (message.type === 'started') {
+      for (const [, latencyMs] of message.items) {
+        latencies.push(latencyMs);
+      }
+    }
+  });
+  const ready = reply('ready');
+  command({ type: 'start', data: { url, tokens } satisfies TechniciansData });
+  await ready;
+  // The clocks of both processes are checked against each other (shortest round trip wins).
+  let best = { offset: NaN, halfTrip: Infinity };
+  for (let trip = 0; trip < 20; trip++) {
+    const before = clock();
+    const answer = reply('clock');
+    command({ type: 'clock' });
+    const theirs = await answer;
+    const after = clock();
+    if (theirs.type === 'clock' && (after - before) / 2 < best.halfTrip) {
+      best = { offset: theirs.at - (before + after) / 2, halfTrip: (after - before) / 2 };
+    }
+  }
+  return {
+    offset: best,
+    async stop() {
+      const stopped = reply('stopped');
+      command({ type: 'stop' });
+      await stopped;
+      child.kill();
+    },
+  };
+}
+
+interface Sample {
+  at: number;
+  rss: number;
+  heap: number;
+  handles: number;
+}
+
+/** Resident memory, heap used and active handles, read from a node's /metrics. */
+async function sample(node: ServerProcess): Promise<Sample | null> {
+  const text = await fetch(`${node.baseUrl}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
+  const read = (name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  };
+  const rss = read('process_resident_memory_bytes');
+  return Number.isNaN(rss)
+    ? null
+    : {
+        at: performance.now(),
+        rss,
+        heap: read('nodejs_heap_size_used_bytes'),
+        handles: read('nodejs_active_handles_total'),
+      };
+}
+
+/** The average of the last third of the samples over the first third's. */
+function growth(samples: Sample[], key: keyof Omit<Sample, 'at'>): string {
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const mean = (s: Sample[]) => s.reduce((sum, x) => sum + x[key], 0) / s.length;
+  const first = mean(samples.slice(0, third));
+  const last = mean(samples.slice(-third));
+  const unit = key === 'handles' ? 1 : 1024 * 1024;
+  return `${(first / unit).toFixed(key === 'handles' ? 0 : 1)} → ${(last / unit).toFixed(key === 'handles' ? 0 : 1)} (${(last / first).toFixed(2)}×)`;
+}
+
+/** Posts one job a tick at `rate` per second for `seconds`, each with `post(i)`; waits for all. */
+async function offer(rate: number, seconds: number, post: (i: number) => Promise<void>) {
+  const total = Math.round(rate * seconds);
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) {
+      await sleep(wait);
+    }
+    inFlight.push(post(i));
+  }
+  await Promise.all(inFlight);
+  return { total, seconds: (performance.now() - started) / 1000 };
+}
+
+async function loopdesk() {
+  const name = `loopdesk_bench_cluster_${randomBytes(3).toString('hex')}`;
+  const url = await freshDatabase(name);
+  const secret = randomBytes(32).toString('hex');
+  const handle = await openDatabase({
+    databaseUrl: url,
+    pgliteDataDir: 'memory://',
+    webhookDeliveries: false,
+  });
+  await migrateToLatest(handle);
+  const env = {
+    DATABASE_URL: url,
+    REDIS_URL,
+    SESSION_SECRET: secret,
+    LOG_LEVEL: 'error',
+    API_RATE_LIMIT: String(RATE * 120),
+  };
+  const [nodeA, nodeB] = await Promise.all([
+    startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-a' }),
+    startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-b' }),
+  ]);
+  const nodes = [nodeA, nodeB];
+  const source = {
+    database: handle,
+    config: { sessionSecret: secret, env: { ACCESS_TOKEN_TTL_SECONDS: 3600 } },
+  };
+  const tokens: string[] = [];
+  for (let n = 0; n < TECHNICIANS; n++) {
+    tokens.push((await tokenForRoles(source, `tech${n}@bench.test`, ['annotator'])).token);
+  }
+  const admin = (await tokenForRoles(source, 'admin@bench.test', ['admin'])).token;
+  const created = await fetch(`${nodeA.baseUrl}/internal/integration/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  const { key } = (await created.json()) as { key: string };
+
+  const latencies: number[] = [];
+  const half = Math.ceil(TECHNICIANS / 2);
+  const groups = await Promise.all(
+    nodes.map((node, n) =>
+      technicians(
+        `${node.baseUrl.replace(/^http/, 'ws')}${SOCKET_PATHS.federated}`,
+        tokens.slice(n * half, (n + 1) * half),
+        latencies,
+      ),
+    ),
+  );
+  for (const [n, group] of groups.entries()) {
+    console.log(
+      `technicians_${n === 0 ? 'a' : 'b'}_clock_offset_ms: ${group.offset.offset.toFixed(3)} ± ${group.offset.halfTrip.toFixed(3)}`,
+    );
+  }
+  await sleep(1000);
+
+  const samples: Sample[][] = [[], []];
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      for (const [n, node] of nodes.entries()) {
+        const s = await sample(node);
+        if (s) {
+          samples[n]?.push(s);
+        }
+      }
+      await sleep(SAMPLE_MS);
+    }
+  })();
+
+  let failed = 0;
+  const failures = new Map<string, number>();
+  const postMs: number[] = [];
+  const load = loadavg()[0]?.toFixed(1);
+  const { total, seconds } = await offer(RATE, SECONDS, async (i) => {
+    const node = i % 2 === 0 ? nodeA : nodeB;
+    const posted = performance.now();
+    const response = await fetch(`${node.baseUrl}/api/v1/jobs`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'idempotency-key': `bench-${i}`,
+      },
+      body: JSON.stringify({
+        queue: 'federated',
+        type: 'message.annotation.job',
+        tenant: 'bench',
+        data: { t0: clock(), phase: 1, i, lastTurn: { content: `job ${i}` } },
+      }),
+    }).catch((error: unknown) => {
+      const cause = error instanceof Error ? error.cause : undefined;
+      const reason =
+        cause instanceof Error
+          ? `${cause.name}: ${cause.message}`
+          : error instanceof Error
+            ? error.message
+            : 'error';
+      failures.set(reason, (failures.get(reason) ?? 0) + 1);
+      return null;
+    });
+    postMs.push(performance.now() - posted);
+    if (!response || response.status !== 201) {
+      failed += 1;
+    }
+    if (response && response.status !== 201) {
+      const reason = `${response.status} ${(await response.text()).slice(0, 100)}`;
+      failures.set(reason, (failures.get(reason) ?? 0) + 1);
+    } else {
+      await response?.arrayBuffer();
+    }
+  });
+  // Every job answered: wait for the last ones, then count.
+  const count = async () => {
+    const jobs = await handle.db
+      .selectFrom('jobs')
+      .select(['state', handle.db.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
+    return Object.fromEntries(jobs.map((j) => [j.state, Number(j.n)]));
+  };
+  const deadline = performance.now() + 30_000;
+  while ((await count()).completed !== total && performance.now() < deadline) {
+    await sleep(250);
+  }
+  sampling = false;
+  await sampler;
+  const states = await count();
+  const told = await handle.db
+    .selectFrom('outbox_events')
+    .select(['job_id', handle.db.fn.countAll<number>().as('n')])
+    .where('type', '=', 'job.completed')
+    .groupBy('job_id')
+    .execute();
+  const doubled = told.filter((t) => Number(t.n) > 1).length;
+
+  for (const group of groups) {
+    await group.stop();
+  }
+  for (const node of nodes) {
+    node.child.kill('SIGTERM');
+  }
+  await Promise.all(nodes.map((node) => node.exited));
+  await handle.close();
+  await dropDatabase(name);
+  return {
+    total,
+    seconds,
+    failed,
+    load,
+    states,
+    lost: total - failed - (states.completed ?? 0),
+    failures,
+    postMs,
+    doubled,
+    frames: latencies.length,
+    latencies,
+    samples,
+  };
+}
+
+/** graphile-worker at the same rate on the same PostgreSQL: addJob → task started. */
+async function graphileReference() {
+  const name = `loopdesk_bench_cluster_gw_${randomBytes(3).toString('hex')}`;
+  const url = await freshDatabase(name);
+  const logger = new Logger(() => () => undefined);
+  const latencies: number[] = [];
+  const runner = await run({
+    connectionString: url,
+    concurrency: 50,
+    maxPoolSize: 11,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger,
+    taskList: {
+      noop: (payload) => {
+        latencies.push(clock() - (payload as { t0: number }).t0);
+        return Promise.resolve();
+      },
+    },
+  });
+  const utils = await makeWorkerUtils({ connectionString: url, maxPoolSize: 10, logger });
+  const { total } = await offer(RATE, REFERENCE_SECONDS, async (i) => {
+    await utils.addJob('noop', { t0: clock(), i });
+  });
+  const deadline = performance.now() + 30_000;
+  while (latencies.length < total && performance.now() < deadline) {
+    await sleep(100);
+  }
+  await utils.release();
+  await runner.stop();
+  await dropDatabase(name);
+  return { total, latencies };
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `bench:cluster: 2 nodes, ${TECHNICIANS} technician sockets, ${RATE} jobs/s for ${SECONDS} s through POST /api/v1/jobs; load ${loadavg()[0]?.toFixed(1)} at start`,
+  );
+  const ours = await loopdesk();
+  const p50 = percentile(ours.latencies, 50);
+  const p99 = percentile(ours.latencies, 99);
+  console.log(`loopdesk_jobs_posted: ${ours.total} in ${ours.seconds.toFixed(1)} s`);
+  console.log(
+    `loopdesk_posts_failed: ${ours.failed} ${JSON.stringify(Object.fromEntries(ours.failures))}`,
+  );
+  console.log(
+    `loopdesk_post_response_p50_ms: ${percentile(ours.postMs, 50).toFixed(1)}, p99 ${percentile(ours.postMs, 99).toFixed(1)}`,
+  );
+  console.log(`loopdesk_frames: ${ours.frames}`);
+  console.log(`loopdesk_jobs_lost (accepted, never completed): ${ours.lost}`);
+  console.log(`loopdesk_jobs_completed_twice: ${ours.doubled}`);
+  console.log(`loopdesk_job_states: ${JSON.stringify(ours.states)}`);
+  console.log(`loopdesk_enqueue_to_frame_p50_ms: ${p50.toFixed(1)}`);
+  console.log(`loopdesk_enqueue_to_frame_p99_ms: ${p99.toFixed(1)}`);
+  for (const [n, samples] of ours.samples.entries()) {
+    const node = n === 0 ? 'a' : 'b';
+    console.log(`node_${node}_samples: ${samples.length}`);
+    console.log(`node_${node}_rss_mib: ${growth(samples, 'rss')}`);
+    console.log(`node_${node}_heap_used_mib: ${growth(samples, 'heap')}`);
+    console.log(`node_${node}_active_handles: ${growth(samples, 'handles')}`);
+  }
+  const reference = await graphileReference();
+  const g50 = percentile(reference.latencies, 50);
+  const g99 = percentile(reference.latencies, 99);
+  console.log(
+    `graphile_worker_add_to_start_p50_ms: ${g50.toFixed(1)} (${reference.latencies.length}/${reference.total} started, ${REFERENCE_SECONDS} s at ${RATE}/s)`,
+  );
+  console.log(`graphile_worker_add_to_start_p99_ms: ${g99.toFixed(1)}`);
+  console.log(`ratio_p50_loopdesk_over_graphile_worker: ${(p50 / g50).toFixed(2)}`);
+  console.log(`ratio_p99_loopdesk_over_graphile_worker: ${(p99 / g99).toFixed(2)}`);
+  console.log(`load_average_at_end: ${loadavg()[0]?.toFixed(1)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
