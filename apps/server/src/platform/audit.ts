@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { API_ROUTES, API_V1_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
 import type { Database } from './db/database.ts';
 
@@ -51,6 +52,30 @@ export async function recordAudit(
     .execute();
 }
 
+/**
+ * Appends an entry outside any transaction of the caller, without waiting for the WAL to reach
+ * the disk (`synchronous_commit = off` for this one statement): the row is in the database, seen
+ * by every reader, before the call returns, and PostgreSQL itself flushes it within a few hundred
+ * milliseconds. Only a crash of PostgreSQL in that window could lose it (never a crash of the
+ * app). The per-route audit of patient data uses it: a read would otherwise wait for a disk flush
+ * of its own on every call (bench/audit.ts). Never pass a transaction: the setting would last
+ * until that transaction's commit.
+ */
+export async function recordAuditUnsynced(
+  db: Database,
+  entry: AuditEntry,
+  origin: { ip: string | null; userAgent: string | null; requestId: string | null },
+): Promise<void> {
+  await sql`
+    insert into audit_events (action, outcome, actor_id, actor_email, resource_type,
+      resource_id, status_code, ip, user_agent, request_id, details)
+    select ${entry.action}, ${entry.outcome}, ${entry.actorId ?? null}::uuid,
+      ${entry.actorEmail ?? null}, ${entry.resourceType ?? null}, ${entry.resourceId ?? null},
+      ${entry.statusCode ?? null}::integer, ${origin.ip}, ${origin.userAgent}, ${origin.requestId},
+      ${JSON.stringify(entry.details ?? {})}::jsonb
+    from (select set_config('synchronous_commit', 'off', true)) as unsynced`.execute(db);
+}
+
 /** Each route of the table that reads or writes patient data, by `METHOD path`. */
 const PATIENT_DATA_ROUTES: ReadonlyMap<string, 'read' | 'write'> = new Map(
   [...API_ROUTES, ...API_V1_ROUTES].flatMap((route) =>
@@ -95,7 +120,7 @@ export function auditPatientDataHook(db: Database) {
       ]),
     );
     const apiKey = (request as { apiKey?: { name?: string } | null }).apiKey?.name;
-    await recordAudit(
+    await recordAuditUnsynced(
       db,
       {
         action: `patient-data.${use}`,

@@ -39,10 +39,12 @@ const VOLATILE_TABLES = new Set([
   'kysely_migration_lock',
   'auth_sessions',
   'technician_sessions',
+  // The analytics rollups, refreshed by a timer from the events (derived data).
+  'analytics_discards',
+  'analytics_handovers',
   'analytics_hourly',
-  'analytics_rollup_state',
-  'node_heartbeats',
-  'rate_limits',
+  'analytics_jobs',
+  'analytics_refresh',
 ]);
 
 type AnyRoute = (ApiRoute | ApiV1Route) & { readonly kind: 'internal' | 'v1' };
@@ -161,9 +163,9 @@ describe('the fuzz drill: every route and socket kind, fed mutated input', () =>
             );
             // A refusal (4xx) changes nothing; an upstream timeout (504) did relay the request.
             if (response.statusCode < 500) {
-              expect(await snapshot(), `state changed by a refused request: ${what}`).toEqual(
-                before,
-              );
+              const after = await snapshot();
+              const changed = tables.filter((table) => after[table] !== before[table]);
+              expect(changed, `state changed by a refused request: ${what}`).toEqual([]);
             }
           }
         }),
