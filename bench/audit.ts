@@ -31,7 +31,7 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 /** The database handle with every insert into the audit trail dropped (the peer without it). */
 function withoutAuditWrites(database: DatabaseHandle): DatabaseHandle {
-  const noop = { values: () => ({ execute: async () => [] }) };
+  const noop = { values: () => ({ execute: () => Promise.resolve([]) }) };
   const db = new Proxy(database.db, {
     get(target, property) {
       if (property === 'getExecutor') {

@@ -91,10 +91,8 @@ export const patientDataUseOf = (key: string) => PATIENT_DATA_ROUTES.get(key);
 /** A parameter as the trail can store it: well-formed, without NUL, at most 200 characters. */
 const storable = (value: unknown): string =>
   String(value)
-    .replace(
-      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/g,
-      '\ufffd',
-    )
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replaceAll(String.fromCharCode(0), '\ufffd')
     .slice(0, 200);
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import type { ZodType } from 'zod';
 import { sql } from 'kysely';
 import { API_ROUTES, API_V1_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
 import { ERROR_NAMES, ErrorBody } from '@loopdesk/contracts/errors.ts';
@@ -114,15 +115,12 @@ describe('the fuzz drill: every route and socket kind, fed mutated input', () =>
     async (_name, route) => {
       const paramNames = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] ?? '');
       const paramShape =
-        (route.params as unknown as { shape?: Record<string, import('zod').ZodType> } | undefined)
-          ?.shape ?? {};
+        (route.params as unknown as { shape?: Record<string, ZodType> } | undefined)?.shape ?? {};
       const hasBody = route.method !== 'GET' && route.body !== undefined;
       const requestArb = fc.record({
         params: fc.tuple(...paramNames.map((name) => paramOf(paramShape[name], known))),
         query: queryOf(route.query, known),
-        body: hasBody
-          ? bodyOf(route.body as import('zod').ZodType, known)
-          : fc.constant<RawBody | undefined>(undefined),
+        body: hasBody ? bodyOf(route.body, known) : fc.constant<RawBody | undefined>(undefined),
         tenant: fc.constantFrom<string | undefined>('acme', undefined, 'other', 'a\u0000b'),
       });
       await fc.assert(

@@ -82,6 +82,7 @@ function stringOf(def: ZodDef, known: readonly string[]): fc.Arbitrary<string> {
         return fc.emailAddress();
       case 'url':
         return fc.webUrl();
+      case undefined:
       default:
         return fc.string({ minLength: 1, maxLength: 12 });
     }
