@@ -15,11 +15,11 @@ import { PortalConfig } from '@loopdesk/contracts/users.ts';
 import { API_ROUTES } from '@loopdesk/contracts/routes.ts';
 import { portalEnvironment, type Config } from './platform/config.ts';
 import { isReachable, type Database, type DatabaseHandle } from './platform/db/database.ts';
-import { errorBody, errorsPlugin } from './platform/errors.ts';
+import { errorBody, errorsPlugin, routerRefusal } from './platform/errors.ts';
 import { storableTextPlugin } from './platform/storable-text.ts';
 import { metricsPlugin } from './platform/metrics.ts';
 import { checkResponses, declareApiResponses } from './platform/declared-responses.ts';
-import { recordAudit, requestOrigin } from './platform/audit.ts';
+import { auditPatientDataHook, recordAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
 import users from './modules/users/module.ts';
 import signIn from './modules/sign-in/module.ts';
@@ -70,6 +70,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     // One line per request instead of two (the onResponse hook of hardenHttp).
     logController: new LogController({ disableRequestLogging: true }),
+    // The router's own refusals (a path parameter over 100 characters, a malformed URL) answer
+    // in the one error shape too.
+    frameworkErrors: routerRefusal,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -191,6 +194,8 @@ async function hardenHttp(app: FastifyInstance, config: Config, db: Database): P
       ).catch((error: unknown) => request.log.error({ err: error }, 'audit write failed'));
     }
   });
+  // Every call of a route that reads or writes patient data, whatever its outcome.
+  app.addHook('onSend', auditPatientDataHook(db));
 
   // One JSON line per answered request, with its request id. What portals and assistants poll all
   // day long (queue sizes, session counts, the event feed, probes) is logged only at debug level

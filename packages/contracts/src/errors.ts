@@ -39,6 +39,7 @@ export const ERROR_NAMES = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',

@@ -22,6 +22,7 @@ export type {
   Area,
   EmbedTokenAccess,
   HttpMethod,
+  PatientDataUse,
   ResponseSchemas,
 } from './routes/api-route.ts';
 import type { ApiRoute } from './routes/api-route.ts';

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_NAMES, type ErrorBody } from '@loopdesk/contracts/errors.ts';
@@ -145,3 +145,35 @@ export const errorsPlugin = fp(
   },
   { name: 'errors' },
 );
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route runs (a path parameter
+ * longer than the router takes, a URL it cannot decode), in the one error shape rather than
+ * Fastify's own `{ error, code, message, statusCode }`.
+ */
+export function routerRefusal(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply
+      .status(414)
+      .send(
+        errorBody(
+          414,
+          'A path parameter is longer than 100 characters: send a shorter identifier.',
+        ),
+      );
+    return;
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void reply
+      .status(400)
+      .send(errorBody(400, 'The URL could not be decoded: percent-encode its path parameters.'));
+    return;
+  }
+  void reply
+    .status(400)
+    .send(errorBody(400, 'The request could not be routed: check its method, path and headers.'));
+}

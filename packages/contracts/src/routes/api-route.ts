@@ -24,6 +24,14 @@ export type Area =
   | 'integration';
 
 /**
+ * Whether a route reads or writes patient data (conversations, messages, patients, jobs and their
+ * payloads, documents, summaries, appointments): every call of a `read` or `write` route lands in
+ * the audit trail with who, what, when and the outcome, refused and failed calls included
+ * (apps/server/src/platform/audit.ts). `none` says it was considered and touches none.
+ */
+export type PatientDataUse = 'read' | 'write' | 'none';
+
+/**
  * Response schemas keyed by the HTTP status the route answers with them (200, 201, 202, 204…),
  * the shape Fastify's `schema.response` takes.
  */
@@ -40,6 +48,8 @@ export interface ApiRoute {
   /** A staff privilege rule, or the built-in analytics page's own signed token. */
   readonly access: Access | EmbedTokenAccess;
   readonly area: Area;
+  /** Whether it reads or writes patient data (audited on every call when it does). */
+  readonly patientData?: PatientDataUse;
   /** Where the spec names it. */
   readonly spec: string;
   /** The path's `:params` (every route whose path has one). */

@@ -16,6 +16,7 @@ export const NLP_ROUTES = [
     path: '/internal/nlp/entities',
     access: signedIn,
     area: 'nlp',
+    patientData: 'none',
     spec: '1 §7, 2 §7',
     query: EntitiesQuery,
     body: NlpTextBody,
@@ -27,6 +28,7 @@ export const NLP_ROUTES = [
     path: '/internal/nlp/normalise',
     access: signedIn,
     area: 'nlp',
+    patientData: 'none',
     spec: '1 §7, 2 §7',
     body: NormaliseBody,
     // 406: an Accept header asking for another version.
@@ -37,6 +39,7 @@ export const NLP_ROUTES = [
     path: '/internal/nlp/evaluate',
     access: signedIn,
     area: 'nlp',
+    patientData: 'none',
     spec: '1 §7, 3 §7',
     body: NlpTextBody,
     // 406: an Accept header asking for another version.

@@ -9,6 +9,7 @@ export const SYSTEM_ROUTES = [
     path: '/internal/experiment/health/_emr_test',
     access: any('system:administration:health_check'),
     area: 'system',
+    patientData: 'none',
     spec: '1 §7, 3 §7',
     headers: EmrTestHeaders,
     // 404: the tenant has no EMR; 502/504: its FHIR server could not be reached in time.
@@ -19,6 +20,7 @@ export const SYSTEM_ROUTES = [
     path: '/internal/sysadmin/redis/_stats',
     access: any('system:redis:all'),
     area: 'system',
+    patientData: 'none',
     spec: '3 §7',
     query: RedisStatsQuery,
     // 503: REDIS_URL is set but Redis did not answer.

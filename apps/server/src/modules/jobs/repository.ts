@@ -6,6 +6,13 @@ import type { QueueName } from '@loopdesk/contracts/jobs.ts';
 export type JobRow = Selectable<JobsTable>;
 type Executor = Database | Transaction<DB>;
 
+/**
+ * Job ids are UUIDs: any other text names no job. Checked before the query, where PostgreSQL
+ * would refuse the text as a uuid and the caller would see a 500 (found by the fuzz drill).
+ */
+const isJobId = (id: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 /** JOB_MAX_ATTEMPTS's default. */
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -148,6 +155,9 @@ export function createJobsRepository(db: Database) {
 
     /** The job if `assigneeId` holds it now (assigned to them), else undefined. */
     async findHeld(jobId: string, assigneeId: string, trx: Executor = db) {
+      if (!isJobId(jobId)) {
+        return undefined;
+      }
       return trx
         .selectFrom('jobs')
         .selectAll()
@@ -252,12 +262,18 @@ export function createJobsRepository(db: Database) {
         .executeTakeFirst();
     },
 
-    findById(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
+    async findById(jobId: string, trx: Executor = db): Promise<JobRow | undefined> {
+      if (!isJobId(jobId)) {
+        return undefined;
+      }
       return trx.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
     },
 
     /** A job, locked until the caller's transaction ends (a cancel reads its state under it). */
-    lockById(jobId: string, trx: Transaction<DB>): Promise<JobRow | undefined> {
+    async lockById(jobId: string, trx: Transaction<DB>): Promise<JobRow | undefined> {
+      if (!isJobId(jobId)) {
+        return undefined;
+      }
       return trx
         .selectFrom('jobs')
         .selectAll()

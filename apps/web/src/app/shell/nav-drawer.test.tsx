@@ -1,6 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Role } from '@loopdesk/contracts/privileges.ts';
+import { canAccess, ROLES, type Role } from '@loopdesk/contracts/privileges.ts';
+import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { NavDrawer } from './nav-drawer.tsx';
@@ -114,6 +115,25 @@ describe('navigation drawer', () => {
       ],
     });
   });
+
+  it.each([...ROLES.map((role) => [role, [role]] as const), ['no role', []] as const])(
+    'for %s: links exactly the screens its privileges open, by the portal route table',
+    async (_name, roles) => {
+      const nav = renderDrawer(roles);
+      const screens: readonly PortalRoute[] = PORTAL_ROUTES;
+      const expected: string[] = screens.flatMap((route) =>
+        route.label !== undefined && canAccess(roles, route.access) ? [route.label] : [],
+      );
+      const links = expected.length > 0 ? (await everythingIn(nav)).links : [];
+      expect([...links].sort()).toEqual([...expected].sort());
+      // A screen it cannot open has no link in the drawer at all.
+      for (const route of screens.filter(
+        (r) => r.label !== undefined && !canAccess(roles, r.access),
+      )) {
+        expect(nav.queryByRole('link', { name: route.label })).not.toBeInTheDocument();
+      }
+    },
+  );
 
   it('opens Jobs by default and keeps the other groups collapsed', () => {
     const nav = renderDrawer(['medical']);

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES, API_V1_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
+import { ROLES } from '@loopdesk/contracts/privileges.ts';
+import { isStaffAccess } from '@loopdesk/contracts/routes/api-route.ts';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { tokenForRoles } from '../test/tokens.ts';
+
+/**
+ * Audit completeness (HIPAA 164.312(b)). The route table marks each route that reads or writes
+ * patient data; every call of such a route, answered, refused or failed, leaves an audit entry
+ * that says who, what, when and the outcome. The story: each marked route is called without the
+ * privilege (or the API key), with it but with input that names nothing, and, for the routes a
+ * fresh installation can answer, successfully; each call's entry is looked up by its request id.
+ */
+const ALL = [
+  ...API_ROUTES.map((route) => ({ ...route, v1: false })),
+  ...API_V1_ROUTES.map((route) => ({ ...route, v1: true })),
+];
+
+/**
+ * What makes a route look like it touches patient data: its path names conversations, patients
+ * (consumers), jobs and their types, exceptions, summaries, documents, messages, threads,
+ * appointments, deep links, notifications, the assistant's requests or memory, or technician
+ * submissions. Each such route must say whether it does (`patientData`), either way.
+ */
+const LOOKS_LIKE_PATIENT_DATA =
+  /conversation|consumer|patient|\/jobs?\b|job-types|exception|summar|document|metadata|thread|messages|appointment|deep-link|notification|requests|memory|_events|webhook-deliveries|quinn/;
+
+const samplePath = (path: string) => path.replace(/:([A-Za-z]+)/g, 'no-such-record');
+const hasBody = (method: string) => method !== 'GET' && method !== 'DELETE';
+
+describe('audit completeness: every call of a route touching patient data is audited', () => {
+  let t: TestApp;
+  let staff: { token: string; userId: string };
+  let nobody: string;
+  let key: string;
+  const startedAt = new Date(Date.now() - 1000);
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ASSISTANT_REQUEST_TIMEOUT_SECONDS: '0.1' } });
+    staff = await tokenForRoles(t, 'auditor@example.test', [...ROLES]);
+    nobody = (await tokenForRoles(t, 'nobody@example.test', [])).token;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/internal/integration/api-keys',
+      headers: { authorization: `Bearer ${staff.token}` },
+      payload: { name: 'audit-test' },
+    });
+    key = created.json<{ key: string }>().key;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Calls a route with a request id of its own; returns the answer and that call's entries. */
+  async function call(options: {
+    method: string;
+    url: string;
+    auth?: string;
+    payload?: unknown;
+    tenant?: string;
+  }) {
+    const requestId = randomUUID();
+    const response = await t.app.inject({
+      method: options.method as 'GET',
+      url: options.url,
+      headers: {
+        'x-request-id': requestId,
+        ...(options.auth ? { authorization: `Bearer ${options.auth}` } : {}),
+        ...(options.tenant ? { 'x-tenant-id': options.tenant } : {}),
+      },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+    const entries = await t.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .execute();
+    return { response, entries };
+  }
+
+  it('marks every route whose path looks like patient data, either way', () => {
+    const suspects = ALL.filter((route) => LOOKS_LIKE_PATIENT_DATA.test(route.path));
+    expect(suspects.length).toBeGreaterThan(50);
+    const unmarked = suspects.filter((route) => route.patientData === undefined).map(routeKey);
+    expect(unmarked, 'routes that must declare patientData').toEqual([]);
+    // And the marks are not all 'none': most of them do touch patient data.
+    expect(suspects.filter((route) => route.patientData !== 'none').length).toBeGreaterThan(40);
+  });
+
+  const marked = ALL.filter(
+    (route) => route.patientData === 'read' || route.patientData === 'write',
+  );
+
+  it.each(marked.map((route) => [routeKey(route), route] as const))(
+    '%s: refused and failed calls leave an entry with who, what, when and the outcome',
+    async (_name, route) => {
+      const url = samplePath(route.path);
+      const payload = hasBody(route.method) ? {} : undefined;
+      // Refused: without the privilege (staff routes) or without an API key (/api/v1).
+      const refused = await call({
+        method: route.method,
+        url,
+        payload,
+        ...(route.v1 ? {} : { auth: nobody }),
+      });
+      const refusedStatus = route.v1 || !isStaffAccess(route.access) ? 401 : 403;
+      if (route.v1 || (isStaffAccess(route.access) && route.access.anyOf.length > 0)) {
+        expect(refused.response.statusCode, refused.response.body).toBe(refusedStatus);
+        expect(refused.entries).toHaveLength(1);
+        expect(refused.entries[0]).toMatchObject({
+          action: 'request.refused',
+          outcome: 'denied',
+          status_code: refusedStatus,
+          details: { method: route.method, url },
+        });
+        if (!route.v1) {
+          expect(refused.entries[0]?.actor_email).toBe('nobody@example.test');
+        }
+      }
+
+      // Through the guard, naming a record that does not exist (or with an empty body).
+      const failed = await call({
+        method: route.method,
+        url,
+        payload,
+        auth: route.v1 ? key : staff.token,
+        tenant: 'acme',
+      });
+      const status = failed.response.statusCode;
+      expect(status, failed.response.body).toBeGreaterThanOrEqual(200);
+      const entry = failed.entries.find((e) => e.action === `patient-data.${route.patientData}`);
+      expect(
+        entry,
+        `${routeKey(route)} -> ${status}: ${JSON.stringify(failed.entries)}`,
+      ).toBeDefined();
+      expect(entry).toMatchObject({
+        outcome: status < 400 ? 'success' : status < 500 ? 'denied' : 'failure',
+        status_code: status,
+        resource_type: 'route',
+        resource_id: routeKey(route),
+        actor_id: route.v1 ? null : staff.userId,
+        actor_email: route.v1 ? null : 'auditor@example.test',
+      });
+      if (route.v1) {
+        expect(entry?.details).toMatchObject({ apiKey: 'audit-test' });
+      }
+      expect(new Date(entry?.occurred_at ?? 0).getTime()).toBeGreaterThanOrEqual(
+        startedAt.getTime(),
+      );
+    },
+  );
+
+  it('audits successful reads and writes, and a call the assistant failed to answer (504)', async () => {
+    const put = await call({
+      method: 'PUT',
+      url: '/api/v1/conversations/conv-audit',
+      auth: key,
+      payload: {
+        tenant: 'acme',
+        botConversationId: 'bot-conv-audit',
+        consumer: { id: 'patient-audit', name: { given: 'Maya', family: 'Okafor' } },
+      },
+    });
+    expect(put.response.statusCode, put.response.body).toBe(201);
+    const successes = [
+      put,
+      await call({ method: 'GET', url: '/api/v1/conversations/conv-audit', auth: key }),
+      await call({
+        method: 'POST',
+        url: '/api/v1/conversations/conv-audit/messages',
+        auth: key,
+        payload: { id: 'm1', direction: 'IN', content: 'chest pain since this morning' },
+      }),
+      await call({
+        method: 'GET',
+        url: '/internal/conversations/conv-audit/messages',
+        auth: staff.token,
+        tenant: 'acme',
+      }),
+      await call({
+        method: 'GET',
+        url: '/internal/conversations/_search?q=chest',
+        auth: staff.token,
+      }),
+      await call({ method: 'GET', url: '/api/v1/events', auth: key }),
+      await call({ method: 'GET', url: '/internal/jobs/_dead', auth: staff.token }),
+    ];
+    for (const { response, entries } of successes) {
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      const entry = entries.find((e) => e.action.startsWith('patient-data.'));
+      expect(entry, JSON.stringify(entries)).toMatchObject({
+        outcome: 'success',
+        status_code: response.statusCode,
+      });
+    }
+    expect(successes[0]?.entries.find((e) => e.action.startsWith('patient-data.'))).toMatchObject({
+      action: 'patient-data.write',
+      resource_id: 'PUT /api/v1/conversations/:id',
+      details: { params: { id: 'conv-audit' }, apiKey: 'audit-test' },
+    });
+
+    // No assistant answers in this test: the relay fails with a 504, audited as a failure.
+    const memory = await call({
+      method: 'POST',
+      url: '/internal/quinn/conversations/bot-conv-audit/_memory',
+      auth: staff.token,
+      tenant: 'acme',
+      payload: {},
+    });
+    expect(memory.response.statusCode).toBe(504);
+    expect(memory.entries.find((e) => e.action === 'patient-data.read')).toMatchObject({
+      outcome: 'failure',
+      status_code: 504,
+      actor_email: 'auditor@example.test',
+    });
+  });
+
+  it('stores the parameters of a refused call even when they hold what PostgreSQL refuses', async () => {
+    const odd = await call({
+      method: 'GET',
+      url: '/api/v1/conversations/conv%00x',
+      auth: key,
+    });
+    expect(odd.response.statusCode).toBe(400);
+    expect(odd.entries.find((e) => e.action === 'patient-data.read')).toMatchObject({
+      outcome: 'denied',
+      details: { params: { id: 'conv\ufffdx' } },
+    });
+  });
+});
