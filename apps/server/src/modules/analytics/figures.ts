@@ -7,6 +7,7 @@ import type {
 import { QUEUES } from '@loopdesk/contracts/jobs.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { disagrees, scores } from './agreement.ts';
 
 /**
  * The dashboard's queries (issue 16), over the rollups of migration 022 only (and the live queue
@@ -92,7 +93,8 @@ export async function readFigures(
   const inRange = sql`created_at >= ${from} and created_at < ${to}`;
   const firstHour = sql`date_bin('1 hour', ${from}::timestamptz, timestamptz '2000-01-01 00:00:00+00')`;
 
-  const [depth, hourly, oldest, times, desk, outcomes, discards, people] = await Promise.all([
+  const [depth, hourly, oldest, times, desk, outcomes, discards, people, agreement] =
+    await Promise.all([
     sql<Row>`
       with per as (
         select hour, queue, sum(arrivals - ended) as delta from analytics_hourly
@@ -154,6 +156,18 @@ export async function readFigures(
         ${where(filters, ['type', 'queue', 'tenant'])}
       group by j.answered_by, u.display_name, u.email order by name`.execute(db)
       : Promise.resolve(null),
+    sql<Row>`
+      select g.sample_job_id, g.job_id, g.type, g.tenant, g.answered_at, g.first_user,
+        g.second_user, g.first_spans, g.second_spans, g.matched_spans, g.category_pairs,
+        g.outcome_differs,
+        coalesce(f.display_name, f.email, g.first_user::text, '') as first_name,
+        coalesce(s.display_name, s.email, g.second_user::text, '') as second_name
+      from analytics_agreement g
+      left join users f on f.id = g.first_user
+      left join users s on s.id = g.second_user
+      where g.answered_at >= ${from} and g.answered_at < ${to}
+        ${where(filters, ['type', 'queue', 'tenant'])}
+      order by g.answered_at desc, g.sample_job_id`.execute(db),
   ]);
 
   const deskRow = desk.rows[0] ?? {};
@@ -229,5 +243,74 @@ export async function readFigures(
           };
         })
       : null,
+    agreement: agreementFigures(agreement.rows, context.people),
   };
+}
+
+/** Agreement per job type, per technician pair (with the people privilege) and disagreements. */
+function agreementFigures(rows: readonly Row[], withPeople: boolean): AnalyticsFigures['agreement'] {
+  const compared = rows.map((r) => ({
+    row: r,
+    comparison: {
+      firstSpans: num(r.first_spans),
+      secondSpans: num(r.second_spans),
+      matchedSpans: num(r.matched_spans),
+      categoryPairs: (Array.isArray(r.category_pairs) ? r.category_pairs : []) as [
+        string,
+        string,
+      ][],
+      outcomeDiffers: Boolean(r.outcome_differs),
+    },
+  }));
+  const group = <K extends string>(key: (r: Row) => K) => {
+    const groups = new Map<K, typeof compared>();
+    for (const item of compared) {
+      const k = key(item.row);
+      groups.set(k, [...(groups.get(k) ?? []), item]);
+    }
+    return [...groups].sort(([a], [b]) => a.localeCompare(b));
+  };
+  const byType = group((r) => String(r.type)).map(([type, items]) => ({
+    type,
+    ...scores(items.map((i) => i.comparison)),
+  }));
+  // A pair is the two technicians whatever their order.
+  const person = (r: Row, side: 'first' | 'second') => ({
+    userId: String(r[`${side}_user`] ?? ''),
+    name: String(r[`${side}_name`] ?? ''),
+  });
+  const byPair = withPeople
+    ? group((r) => {
+        const [a, b] = [person(r, 'first'), person(r, 'second')].sort((x, y) =>
+          x.userId.localeCompare(y.userId),
+        );
+        return `${a?.userId ?? ''}/${b?.userId ?? ''}`;
+      }).map(([, items]) => {
+        const row = items[0]?.row ?? {};
+        const [first, second] = [person(row, 'first'), person(row, 'second')].sort((x, y) =>
+          x.userId.localeCompare(y.userId),
+        );
+        return {
+          first: first ?? { userId: '', name: '' },
+          second: second ?? { userId: '', name: '' },
+          ...scores(items.map((i) => i.comparison)),
+        };
+      })
+    : null;
+  const disagreements = compared
+    .filter((item) => disagrees(item.comparison))
+    .slice(0, 100)
+    .map(({ row, comparison }) => ({
+      jobId: String(row.job_id),
+      sampleJobId: String(row.sample_job_id),
+      type: String(row.type),
+      tenant: String(row.tenant),
+      answeredAt: iso(row.answered_at),
+      firstSpans: comparison.firstSpans,
+      secondSpans: comparison.secondSpans,
+      matchedSpans: comparison.matchedSpans,
+      categoryDisagreements: comparison.categoryPairs.filter(([a, b]) => a !== b).length,
+      outcomeDiffers: comparison.outcomeDiffers,
+    }));
+  return { byType, byPair, disagreements };
 }

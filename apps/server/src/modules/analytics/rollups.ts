@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
+import { compareAnswers } from './agreement.ts';
 
 /**
  * Brings the analytics rollups (migration 022) up to date from the job events (outbox), the jobs
@@ -40,7 +41,8 @@ export function createRollups(db: Database) {
           where occurred_at >= ${since} and action in ('job.delivered', 'job.submitted')
             and resource_type = 'job'
           union
-          select id from jobs where updated_at >= ${since} or created_at >= ${since}
+          -- A job's updated_at is set on every change, its creation too (migration 025's index).
+          select id from jobs where updated_at >= ${since}
         )
         insert into analytics_jobs (job_id, queue, type, tenant, created_at, first_delivered_at,
           last_delivered_at, answered_at, answered_by, exception, outcome, ended_at, requeues, dead,
@@ -60,7 +62,7 @@ export function createRollups(db: Database) {
           case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
           case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
         from jobs j
-        join touched t on t.id = j.id
+        join touched t on t.id = j.id and j.agreement_of is null
         left join lateral (
           select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
           where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
@@ -159,6 +161,38 @@ export function createRollups(db: Database) {
         from audit_events
         where occurred_at >= ${since} and action = 'async-jobs.task.discard' and outcome = 'success'
         on conflict (audit_id) do nothing`.execute(trx);
+
+      // Agreement: every sample answered since then, compared with its job's first answer.
+      const samples = await sql<{
+        sample_id: string;
+        job_id: string;
+        queue: string;
+        type: string;
+        tenant: string;
+        first_user: string | null;
+        second_user: string | null;
+        answered_at: Date;
+        first_result: unknown;
+        second_result: unknown;
+      }>`
+        select s.id as sample_id, o.id as job_id, s.queue, s.type, s.tenant,
+          o.assignee_id as first_user, s.assignee_id as second_user, s.completed_at as answered_at,
+          o.result as first_result, s.result as second_result
+        from jobs s join jobs o on o.id = s.agreement_of
+        where s.agreement_of is not null and s.state = 'completed' and s.updated_at >= ${since}
+          and o.state = 'completed'`.execute(trx);
+      for (const row of samples.rows) {
+        const c = compareAnswers(row.first_result, row.second_result);
+        await sql`
+          insert into analytics_agreement (sample_job_id, job_id, queue, type, tenant, first_user,
+            second_user, answered_at, first_spans, second_spans, matched_spans, category_pairs,
+            outcome_differs)
+          values (${row.sample_id}, ${row.job_id}, ${row.queue}, ${row.type}, ${row.tenant},
+            ${row.first_user}, ${row.second_user}, ${row.answered_at}, ${c.firstSpans},
+            ${c.secondSpans}, ${c.matchedSpans}, ${JSON.stringify(c.categoryPairs)}::jsonb,
+            ${c.outcomeDiffers})
+          on conflict (sample_job_id) do nothing`.execute(trx);
+      }
 
       await sql`
         insert into analytics_refresh (id, refreshed_at, covered_until) values (1, clock_timestamp(), ${start})
