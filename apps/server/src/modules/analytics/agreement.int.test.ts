@@ -317,11 +317,19 @@ describe('agreement figures of known answer pairs (issue 16)', () => {
       'message.annotation',
       {
         user: ann.userId,
-        result: annotation(entity(0, 5, 'symptom'), entity(10, 15, 'drug'), entity(20, 25, 'symptom')),
+        result: annotation(
+          entity(0, 5, 'symptom'),
+          entity(10, 15, 'drug'),
+          entity(20, 25, 'symptom'),
+        ),
       },
       {
         user: ben.userId,
-        result: annotation(entity(0, 5, 'symptom'), entity(10, 15, 'symptom'), entity(30, 35, 'drug')),
+        result: annotation(
+          entity(0, 5, 'symptom'),
+          entity(10, 15, 'symptom'),
+          entity(30, 35, 'drug'),
+        ),
       },
       100,
     );

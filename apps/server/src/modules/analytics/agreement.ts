@@ -43,7 +43,9 @@ function spansOf(result: unknown): Span[] {
   }
   return entities.flatMap((entity) => {
     const e = record(entity);
-    return typeof e.start === 'number' && typeof e.end === 'number' && typeof e.category === 'string'
+    return typeof e.start === 'number' &&
+      typeof e.end === 'number' &&
+      typeof e.category === 'string'
       ? [{ start: e.start, end: e.end, category: e.category }]
       : [];
   });
@@ -73,12 +75,10 @@ export function compareAnswers(first: unknown, second: unknown): Comparison {
   add(a.values(), 'first');
   add(b.values(), 'second');
   const label = (categories: string[]) => [...categories].sort().join('|');
-  const categoryPairs = [...boundaries.keys()]
-    .sort()
-    .map((at) => {
-      const entry = boundaries.get(at) ?? { first: [], second: [] };
-      return [label(entry.first), label(entry.second)] as const;
-    });
+  const categoryPairs = [...boundaries.keys()].sort().map((at) => {
+    const entry = boundaries.get(at) ?? { first: [], second: [] };
+    return [label(entry.first), label(entry.second)] as const;
+  });
   return {
     firstSpans: a.size,
     secondSpans: b.size,

@@ -325,7 +325,9 @@ describe('analytics dashboard (issue 16)', () => {
     expect(expiredView.json().message).toMatch(/analytics view token expired at/);
     // A token signed with another key (another deployment's) is a forgery too.
     const other = createEmbedSigner('another secret that is long enough for a key');
-    const foreign = await openWith(other.sign({ aud: 'embed', sub: medical.userId, exp: now + 60 }));
+    const foreign = await openWith(
+      other.sign({ aud: 'embed', sub: medical.userId, exp: now + 60 }),
+    );
     expect(foreign.statusCode).toBe(401);
     expect(foreign.json().message).toMatch(/has been altered/);
 

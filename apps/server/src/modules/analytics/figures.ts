@@ -95,30 +95,30 @@ export async function readFigures(
 
   const [depth, hourly, oldest, times, desk, outcomes, discards, people, agreement] =
     await Promise.all([
-    sql<Row>`
+      sql<Row>`
       with per as (
         select hour, queue, sum(arrivals - ended) as delta from analytics_hourly
         where hour < ${to} ${all} group by hour, queue
       ),
       cum as (select hour, queue, sum(delta) over (partition by queue order by hour) as open from per)
       select hour, queue, open::int as open from cum where hour >= ${firstHour} order by hour, queue`.execute(
-      db,
-    ),
-    sql<Row>`
+        db,
+      ),
+      sql<Row>`
       select hour, sum(arrivals)::int as arrivals, sum(completions)::int as completions
       from analytics_hourly where hour >= ${firstHour} and hour < ${to} ${all}
       group by hour order by hour`.execute(db),
-    sql<Row>`
+      sql<Row>`
       select queue, count(*)::int as waiting, min(queued_at) as oldest,
         extract(epoch from now() - min(queued_at))::float8 as age
       from jobs where state = 'queued' ${all} group by queue order by queue`.execute(db),
-    sql<Row>`
+      sql<Row>`
       select type,
         count(wait_s) as wait_n, ${pct(sql`wait_s`)} as wait,
         count(handle_s) as handle_n, ${pct(sql`handle_s`)} as handle,
         count(total_s) as total_n, ${pct(sql`total_s`)} as total
       from analytics_jobs where ${inRange} ${all} group by type order by type`.execute(db),
-    sql<Row>`
+      sql<Row>`
       select count(*)::int as handovers,
         count(first_reply_at) as reply_n,
         ${pct(sql`extract(epoch from first_reply_at - handed_at)`)} as reply,
@@ -129,9 +129,9 @@ export async function readFigures(
         count(*) filter (where closed_at is null)::int as open
       from analytics_handovers
       where handed_at >= ${from} and handed_at < ${to} ${where(filters, ['queue', 'tenant'])}`.execute(
-      db,
-    ),
-    sql<Row>`
+        db,
+      ),
+      sql<Row>`
       select type,
         count(*) filter (where outcome = 'completed')::int as completed,
         count(*) filter (where exception)::int as exceptions,
@@ -139,13 +139,13 @@ export async function readFigures(
         count(*) filter (where dead > 0)::int as dead,
         sum(requeues)::int as requeues
       from analytics_jobs where ${inRange} ${all} group by type order by type`.execute(db),
-    sql<Row>`
+      sql<Row>`
       select type, count(*)::int as discards, count(*) filter (where with_note)::int as notes
       from analytics_discards where occurred_at >= ${from} and occurred_at < ${to}
         ${where(filters, ['type'])}
       group by type order by type`.execute(db),
-    context.people
-      ? sql<Row>`
+      context.people
+        ? sql<Row>`
       select j.answered_by as user_id, coalesce(u.display_name, u.email, j.answered_by::text) as name,
         count(*)::int as jobs,
         count(distinct date_bin('1 hour', j.answered_at, timestamptz '2000-01-01 00:00:00+00'))::int as hours,
@@ -155,8 +155,8 @@ export async function readFigures(
       where j.answered_at >= ${from} and j.answered_at < ${to} and j.answered_by is not null
         ${where(filters, ['type', 'queue', 'tenant'])}
       group by j.answered_by, u.display_name, u.email order by name`.execute(db)
-      : Promise.resolve(null),
-    sql<Row>`
+        : Promise.resolve(null),
+      sql<Row>`
       select g.sample_job_id, g.job_id, g.type, g.tenant, g.answered_at, g.first_user,
         g.second_user, g.first_spans, g.second_spans, g.matched_spans, g.category_pairs,
         g.outcome_differs,
@@ -168,7 +168,7 @@ export async function readFigures(
       where g.answered_at >= ${from} and g.answered_at < ${to}
         ${where(filters, ['type', 'queue', 'tenant'])}
       order by g.answered_at desc, g.sample_job_id`.execute(db),
-  ]);
+    ]);
 
   const deskRow = desk.rows[0] ?? {};
   return {
@@ -248,7 +248,10 @@ export async function readFigures(
 }
 
 /** Agreement per job type, per technician pair (with the people privilege) and disagreements. */
-function agreementFigures(rows: readonly Row[], withPeople: boolean): AnalyticsFigures['agreement'] {
+function agreementFigures(
+  rows: readonly Row[],
+  withPeople: boolean,
+): AnalyticsFigures['agreement'] {
   const compared = rows.map((r) => ({
     row: r,
     comparison: {

@@ -181,16 +181,34 @@ export function createRollups(db: Database) {
         from jobs s join jobs o on o.id = s.agreement_of
         where s.agreement_of is not null and s.state = 'completed' and s.updated_at >= ${since}
           and o.state = 'completed'`.execute(trx);
-      for (const row of samples.rows) {
+      const compared = samples.rows.map((row) => {
         const c = compareAnswers(row.first_result, row.second_result);
+        return {
+          sample_job_id: row.sample_id,
+          job_id: row.job_id,
+          queue: row.queue,
+          type: row.type,
+          tenant: row.tenant,
+          first_user: row.first_user,
+          second_user: row.second_user,
+          answered_at: new Date(row.answered_at).toISOString(),
+          first_spans: c.firstSpans,
+          second_spans: c.secondSpans,
+          matched_spans: c.matchedSpans,
+          category_pairs: c.categoryPairs,
+          outcome_differs: c.outcomeDiffers,
+        };
+      });
+      for (let i = 0; i < compared.length; i += 1000) {
         await sql`
           insert into analytics_agreement (sample_job_id, job_id, queue, type, tenant, first_user,
             second_user, answered_at, first_spans, second_spans, matched_spans, category_pairs,
             outcome_differs)
-          values (${row.sample_id}, ${row.job_id}, ${row.queue}, ${row.type}, ${row.tenant},
-            ${row.first_user}, ${row.second_user}, ${row.answered_at}, ${c.firstSpans},
-            ${c.secondSpans}, ${c.matchedSpans}, ${JSON.stringify(c.categoryPairs)}::jsonb,
-            ${c.outcomeDiffers})
+          select * from jsonb_to_recordset(${JSON.stringify(compared.slice(i, i + 1000))}::jsonb)
+            as x(sample_job_id uuid, job_id uuid, queue text, type text, tenant text,
+              first_user uuid, second_user uuid, answered_at timestamptz, first_spans integer,
+              second_spans integer, matched_spans integer, category_pairs jsonb,
+              outcome_differs boolean)
           on conflict (sample_job_id) do nothing`.execute(trx);
       }
 
