@@ -226,6 +226,34 @@ describe('analytics dashboard (issue 16)', () => {
     ]);
   });
 
+  it('gives long ranges percentiles from the day histograms, within 1% of the exact ones', async () => {
+    const { viewToken } = await open(medical.token);
+    // Whole UTC days around T0: the histogram path (ranges of two whole days or more).
+    const long = (
+      await figures(viewToken, { from: '2026-01-01T00:00:00Z', to: '2026-01-09T00:00:00Z' })
+    ).json<AnalyticsFigures>();
+    const exact = (await figures(viewToken)).json<AnalyticsFigures>();
+    const annotation = (f: AnalyticsFigures) =>
+      f.times.find((x) => x.type === 'message.annotation');
+    const a = annotation(long);
+    const e = annotation(exact);
+    for (const metric of ['wait', 'handle', 'total'] as const) {
+      expect(a?.[metric].count).toBe(e?.[metric].count);
+      for (const p of ['p50', 'p90', 'p99'] as const) {
+        const want = e?.[metric][p] ?? 0;
+        const got = a?.[metric][p] ?? 0;
+        expect(Math.abs(got - want), `${metric} ${p}: ${got} against ${want}`).toBeLessThanOrEqual(
+          want * 0.01,
+        );
+      }
+    }
+    // A partial day at an edge still counts its jobs exactly once.
+    const edges = (
+      await figures(viewToken, { from: at(-3600).toISOString(), to: '2026-01-09T00:00:00Z' })
+    ).json<AnalyticsFigures>();
+    expect(annotation(edges)?.wait.count).toBe(3);
+  });
+
   it('filters by type, queue and tenant, and keeps the people for leads only', async () => {
     const { viewToken, people } = await open(medical.token);
     expect(people).toBe(false);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
 import { compareAnswers } from './agreement.ts';
 
@@ -13,6 +13,14 @@ import { compareAnswers } from './agreement.ts';
 const MARGIN = '5 minutes';
 /** Hours are counted in UTC. */
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+/**
+ * Duration histograms: a value v ≥ 0 seconds falls in bucket ⌊ln(1 + v) ÷ ln(1.02)⌋, 2% wide; its
+ * bucket's middle stands for it (figures.ts), within 1% of the value.
+ */
+export const BUCKET_BASE = 1.02;
+export const bucketOf = (value: RawBuilder<unknown>) =>
+  sql`floor(ln(1 + greatest(${value}, 0)) / ln(${sql.lit(BUCKET_BASE)}))::int`;
 
 const hourOf = (column: string) => sql`date_bin('1 hour', ${sql.ref(column)}, ${ORIGIN})`;
 
@@ -33,7 +41,7 @@ export function createRollups(db: Database) {
       const start = state.rows[0]?.start ?? new Date();
 
       // Jobs: every job an event, a delivery or a change touched since then, from all its events.
-      const jobs = await sql`
+      const jobs = await sql<{ day: Date }>`
         with touched as (
           select job_id as id from outbox_events where created_at >= ${since} and job_id is not null
           union
@@ -83,7 +91,28 @@ export function createRollups(db: Database) {
           answered_by = excluded.answered_by, exception = excluded.exception,
           outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
           dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
-          total_s = excluded.total_s`.execute(trx);
+          total_s = excluded.total_s
+        returning date_bin('1 day', created_at, ${ORIGIN}) as day`.execute(trx);
+
+      // Durations per arrival day and job type as histograms (DURATION_BUCKET), for the long
+      // ranges' percentiles: every day of a job recomputed, rebuilt whole from its jobs.
+      const days = [...new Set(jobs.rows.map((row) => new Date(row.day).toISOString()))];
+      if (days.length > 0) {
+        await sql`delete from analytics_durations where day = any(${days}::timestamptz[])`.execute(
+          trx,
+        );
+        await sql`
+          insert into analytics_durations (day, type, metric, bucket, jobs)
+          select date_bin('1 day', j.created_at, ${ORIGIN}), j.type, m.metric,
+            ${bucketOf(sql`m.value`)}, count(*)::int
+          from analytics_jobs j
+          cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
+            as m (metric, value)
+          where j.created_at >= ${days.sort()[0]}::timestamptz
+            and date_bin('1 day', j.created_at, ${ORIGIN}) = any(${days}::timestamptz[])
+            and m.value is not null
+          group by 1, 2, 3, 4`.execute(trx);
+      }
 
       // Hours: every hour from the first one touched, summed again from the jobs.
       const fromHour = sql`date_bin('1 hour', ${since}::timestamptz, ${ORIGIN})`;
@@ -216,7 +245,7 @@ export function createRollups(db: Database) {
         insert into analytics_refresh (id, refreshed_at, covered_until) values (1, clock_timestamp(), ${start})
         on conflict (id) do update set refreshed_at = excluded.refreshed_at,
           covered_until = excluded.covered_until`.execute(trx);
-      return { jobs: Number(jobs.numAffectedRows ?? 0) };
+      return { jobs: jobs.rows.length };
     });
   }
 

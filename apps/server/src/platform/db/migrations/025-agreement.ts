@@ -37,6 +37,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index analytics_agreement_answered_idx on analytics_agreement (answered_at);
 
+    -- Durations per arrival day and job type as 2% histograms (analytics rollups): the long
+    -- ranges' percentiles read these instead of every job of the range.
+    create table analytics_durations (
+      day timestamptz not null,
+      type text not null,
+      metric text not null check (metric in ('wait', 'handle', 'total')),
+      bucket integer not null,
+      jobs integer not null,
+      primary key (day, type, metric, bucket)
+    );
+
     -- Answers read by time alone (the background refresh of the rollups).
     create index jobs_updated_idx on jobs (updated_at);
   `.execute(db);
@@ -44,7 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    drop table analytics_agreement;
+    drop table analytics_agreement, analytics_durations;
     drop index jobs_updated_idx;
     alter table jobs drop column agreement_exclude;
     alter table jobs drop column agreement_of;
