@@ -247,6 +247,23 @@ describe('analytics dashboard (issue 16)', () => {
         );
       }
     }
+    // The people too, for a lead: counts exact, handle within 1%.
+    const asLead = await open(lead.token);
+    const longPeople =
+      (
+        await figures(asLead.viewToken, {
+          from: '2026-01-01T00:00:00Z',
+          to: '2026-01-09T00:00:00Z',
+        })
+      ).json<AnalyticsFigures>().people ?? [];
+    const exactPeople = (await figures(asLead.viewToken)).json<AnalyticsFigures>().people ?? [];
+    expect(longPeople.map(({ handle: _h, ...rest }) => rest)).toEqual(
+      exactPeople.map(({ handle: _h, ...rest }) => rest),
+    );
+    for (const [i, person] of longPeople.entries()) {
+      const want = exactPeople[i]?.handle.p50 ?? 0;
+      expect(Math.abs((person.handle.p50 ?? 0) - want)).toBeLessThanOrEqual(want * 0.01);
+    }
     // A partial day at an edge still counts its jobs exactly once.
     const edges = (
       await figures(viewToken, { from: at(-3600).toISOString(), to: '2026-01-09T00:00:00Z' })

@@ -131,6 +131,25 @@ export function createRollups(db: Database) {
         ) x
         group by hour, queue, type, tenant`.execute(trx);
 
+      // People: answers per hour and technician from the first hour touched; handle histograms
+      // per answer day from the first day touched (answers are never moved back in time).
+      await sql`delete from analytics_people where hour >= ${fromHour}`.execute(trx);
+      await sql`
+        insert into analytics_people (hour, user_id, jobs, exceptions)
+        select ${hourOf('answered_at')}, answered_by, count(*)::int,
+          count(*) filter (where exception)::int
+        from analytics_jobs where answered_at >= ${fromHour} and answered_by is not null
+        group by 1, 2`.execute(trx);
+      const fromDay = sql`date_bin('1 day', ${since}::timestamptz, ${ORIGIN})`;
+      await sql`delete from analytics_people_handle where day >= ${fromDay}`.execute(trx);
+      await sql`
+        insert into analytics_people_handle (day, user_id, bucket, jobs)
+        select date_bin('1 day', answered_at, ${ORIGIN}), answered_by, ${bucketOf(sql`handle_s`)},
+          count(*)::int
+        from analytics_jobs
+        where answered_at >= ${fromDay} and answered_by is not null and handle_s is not null
+        group by 1, 2, 3`.execute(trx);
+
       // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
       const touched = await sql<{ id: string }>`
         select distinct resource_id as id from audit_events

@@ -48,6 +48,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (day, type, metric, bucket)
     );
 
+    -- Per technician: answers and exceptions per hour, handle-time histograms per day.
+    create table analytics_people (
+      hour timestamptz not null,
+      user_id uuid not null,
+      jobs integer not null,
+      exceptions integer not null,
+      primary key (hour, user_id)
+    );
+    create table analytics_people_handle (
+      day timestamptz not null,
+      user_id uuid not null,
+      bucket integer not null,
+      jobs integer not null,
+      primary key (day, user_id, bucket)
+    );
+
     -- Answers read by time alone (the background refresh of the rollups).
     create index jobs_updated_idx on jobs (updated_at);
   `.execute(db);
@@ -55,7 +71,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    drop table analytics_agreement, analytics_durations;
+    drop table analytics_agreement, analytics_durations, analytics_people, analytics_people_handle;
     drop index jobs_updated_idx;
     alter table jobs drop column agreement_exclude;
     alter table jobs drop column agreement_of;
