@@ -131,7 +131,9 @@ async function durations(db: Database, filters: AnalyticsFilters, from: Date, to
   for (const row of result.rows) {
     const metrics = types.get(row.type) ?? new Map<string, [number, number][]>();
     types.set(row.type, metrics);
-    metrics.set(row.metric, [...(metrics.get(row.metric) ?? []), [row.bucket, row.jobs]]);
+    const histogram = metrics.get(row.metric) ?? [];
+    histogram.push([row.bucket, row.jobs]);
+    metrics.set(row.metric, histogram);
   }
   const of = (histogram: [number, number][] | undefined) => {
     const n = (histogram ?? []).reduce((sum, [, jobs]) => sum + jobs, 0);
@@ -148,7 +150,7 @@ async function durations(db: Database, filters: AnalyticsFilters, from: Date, to
         handle: handle?.values,
         total_n: total?.n,
         total: total?.values,
-      } as Row;
+      };
     }),
   };
 }
@@ -213,7 +215,9 @@ async function peopleFigures(db: Database, filters: AnalyticsFilters, from: Date
   ]);
   const histograms = new Map<string, [number, number][]>();
   for (const row of handles.rows) {
-    histograms.set(row.user_id, [...(histograms.get(row.user_id) ?? []), [row.bucket, row.jobs]]);
+    const histogram = histograms.get(row.user_id) ?? [];
+    histogram.push([row.bucket, row.jobs]);
+    histograms.set(row.user_id, histogram);
   }
   return {
     rows: counts.rows.map((row) => {
@@ -223,7 +227,7 @@ async function peopleFigures(db: Database, filters: AnalyticsFilters, from: Date
         ...row,
         handle_n: n,
         handle: [0.5, 0.9, 0.99].map((p) => fromHistogram(histogram, n, p)),
-      } as Row;
+      };
     }),
   };
 }
@@ -462,7 +466,10 @@ function agreementFigures(
     const groups = new Map<K, typeof compared>();
     for (const item of compared) {
       const k = key(item.row);
-      groups.set(k, [...(groups.get(k) ?? []), item]);
+      // Pushed, not copied: a month holds thousands of samples.
+      const list = groups.get(k) ?? [];
+      list.push(item);
+      groups.set(k, list);
     }
     return [...groups].sort(([a], [b]) => a.localeCompare(b));
   };
@@ -472,8 +479,8 @@ function agreementFigures(
   }));
   // A pair is the two technicians whatever their order.
   const person = (r: Row, side: 'first' | 'second') => ({
-    userId: String(r[`${side}_user`] ?? ''),
-    name: String(r[`${side}_name`] ?? ''),
+    userId: typeof r[`${side}_user`] === 'string' ? (r[`${side}_user`] as string) : '',
+    name: typeof r[`${side}_name`] === 'string' ? (r[`${side}_name`] as string) : '',
   });
   const byPair = withPeople
     ? group((r) => {
