@@ -140,7 +140,7 @@ async function durations(db: Database, filters: AnalyticsFilters, from: Date, to
     return { n, values: [0.5, 0.9, 0.99].map((p) => fromHistogram(histogram ?? [], n, p)) };
   };
   return {
-    rows: [...types].map(([t, metrics]) => {
+    rows: [...types].map(([t, metrics]): Row => {
       const [wait, handle, total] = ['wait', 'handle', 'total'].map((m) => of(metrics.get(m)));
       return {
         type: t,
@@ -220,7 +220,7 @@ async function peopleFigures(db: Database, filters: AnalyticsFilters, from: Date
     histograms.set(row.user_id, histogram);
   }
   return {
-    rows: counts.rows.map((row) => {
+    rows: counts.rows.map((row): Row => {
       const histogram = histograms.get(String(row.user_id)) ?? [];
       const n = histogram.reduce((sum, [, jobs]) => sum + jobs, 0);
       return {
