@@ -22,6 +22,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 /** Events per job on average: created, delivered, submitted, completed, and some requeues/deaths. */
 const EVENTS_PER_JOB = 3.85;
 const DAYS = 30;
+/** A database name of one's own (default a random one); with BENCH_REUSE=1 its history is reused. */
+const DB_NAME = process.env.BENCH_DB;
+const REUSE = process.env.BENCH_REUSE === '1' && DB_NAME !== undefined;
+/** Keep the database afterwards (to run again with BENCH_REUSE=1). */
+const KEEP = process.env.BENCH_KEEP === '1' || REUSE;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,10 +41,12 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 }
 
 async function main() {
-  const name = `bench_analytics_${randomBytes(4).toString('hex')}`;
+  const name = DB_NAME ?? `bench_analytics_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  if (!REUSE) {
+    await admin.query(`create database ${name}`);
+  }
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({
@@ -50,70 +57,12 @@ async function main() {
   try {
     await migrateToLatest(database);
     const db = database.db;
-    const jobs = Math.round(EVENTS / EVENTS_PER_JOB);
-    const started = performance.now();
-    await sql`
-      insert into users (email, roles)
-      select 'tech' || n || '@bench.test', '{annotator}' from generate_series(1, 40) n`.execute(db);
-    // Jobs over the last DAYS days: 90% completed, 4% cancelled, 2% dead, the rest open.
-    await sql`
-      insert into jobs (id, queue, type, tenant, payload, state, attempts, assignee_id, result,
-        queued_at, created_at, updated_at, completed_at)
-      select gen_random_uuid(), q.queue, q.type, 'tenant-' || (n % 7), '{}'::jsonb,
-        case when r < 0.90 then 'completed' when r < 0.94 then 'cancelled' when r < 0.96 then 'dead'
-          else 'queued' end,
-        1, case when r < 0.90 then u.id end,
-        case when r < 0.90 then jsonb_build_object('type',
-          case when n % 23 = 0 then q.type || '.exception' else q.type end, 'data', '{}'::jsonb) end,
-        t, t, t + interval '10 minutes',
-        case when r < 0.90 then t + make_interval(secs => 5 + (n % 600) + (n % 97) * 3) end
-      from (
-        select n, random() as r,
-          now() - make_interval(secs => (random() * ${DAYS} * 86400)::int) as t
-        from generate_series(1, ${jobs}) n
-      ) g
-      cross join lateral (
-        select (array['federated', 'federated', 'priority', 'hpi-summarisation'])[1 + n % 4] as queue,
-          (array['message.annotation', 'message.rephrase.question', 'hpi.prioritised',
-            'hpi.summary', 'rpa.robot'])[1 + n % 5] as type
-      ) q
-      cross join lateral (select id from users order by id offset (n % 40) limit 1) u`.execute(db);
-    await sql`
-      insert into outbox_events (type, job_id, data, created_at)
-      select 'job.created', id, '{}'::jsonb, created_at from jobs
-      union all
-      select 'job.completed', id, '{}'::jsonb, completed_at from jobs where state = 'completed'
-      union all
-      select 'job.cancelled', id, '{}'::jsonb, updated_at from jobs where state = 'cancelled'
-      union all
-      select 'job.dead', id, '{}'::jsonb, updated_at from jobs where state = 'dead'
-      union all
-      select 'job.requeued', id, '{}'::jsonb, created_at + interval '1 minute' from jobs
-        where state = 'completed' and (extract(epoch from created_at)::bigint % 10) = 0`.execute(
-      db,
-    );
-    await sql`
-      insert into audit_events (occurred_at, actor_id, action, resource_type, resource_id, outcome, details)
-      select created_at + make_interval(secs => 2 + (extract(epoch from created_at)::bigint % 120)),
-        assignee_id, 'job.delivered', 'job', id::text, 'success', '{}'::jsonb
-      from jobs where state = 'completed'
-      union all
-      select completed_at, assignee_id, 'job.submitted', 'job', id::text, 'success', '{}'::jsonb
-      from jobs where state = 'completed'`.execute(db);
-    await sql`analyze`.execute(db);
-    const counts = await sql<{ outbox: number; audit: number; jobs: number }>`
-      select (select count(*)::int from outbox_events) as outbox,
-        (select count(*)::int from audit_events) as audit, (select count(*)::int from jobs) as jobs`.execute(
-      db,
-    );
-    const c = counts.rows[0] ?? { outbox: 0, audit: 0, jobs: 0 };
-    console.log(`jobs: ${c.jobs}`);
-    console.log(`events: ${c.outbox + c.audit} (outbox ${c.outbox}, audit ${c.audit})`);
-    console.log(`generated in: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
     const rollups = createRollups(db);
-    console.log(`rollups, full build: ${ms(await time(() => rollups.refresh()))}`);
-    await sql`analyze`.execute(db);
+    if (!REUSE) {
+      await generate(db);
+      console.log(`rollups, full build: ${ms(await time(() => rollups.refresh()))}`);
+      await sql`analyze`.execute(db);
+    }
     console.log(`rollups, refresh with nothing new: ${ms(await time(() => rollups.refresh()))}`);
 
     const now = Date.now();
@@ -144,7 +93,12 @@ async function main() {
       const fast: number[] = [];
       const slow: number[] = [];
       for (let i = 0; i < RUNS; i++) {
-        fast.push(await time(() => readFigures(db, filters, { people: true, refreshedAt: null })));
+        // As the route reads them: the time of the last refresh (it keys the filter options).
+        fast.push(
+          await time(async () =>
+            readFigures(db, filters, { people: true, refreshedAt: await rollups.refreshedAt() }),
+          ),
+        );
         if (i < Math.max(3, Math.ceil(RUNS / 4))) {
           slow.push(await time(() => rawFigures(db, filters)));
         }
@@ -173,9 +127,97 @@ async function main() {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await admin.query(`drop database if exists ${name}`);
+    if (!KEEP) {
+      await admin.query(`drop database if exists ${name}`);
+    }
     await admin.end();
   }
+}
+
+/** 1,000,000 job events (EVENTS) over the last DAYS days, as the server writes them. */
+async function generate(db: Parameters<typeof readFigures>[0]) {
+  const jobs = Math.round(EVENTS / EVENTS_PER_JOB);
+  const started = performance.now();
+  await sql`
+    insert into users (email, roles)
+    select 'tech' || n || '@bench.test', '{annotator}' from generate_series(1, 40) n`.execute(db);
+  // Jobs over the last DAYS days: 90% completed, 4% cancelled, 2% dead, the rest open.
+  await sql`
+    insert into jobs (id, queue, type, tenant, payload, state, attempts, assignee_id, result,
+      queued_at, created_at, updated_at, completed_at)
+    select gen_random_uuid(), q.queue, q.type, 'tenant-' || (n % 7), '{}'::jsonb,
+      case when r < 0.90 then 'completed' when r < 0.94 then 'cancelled' when r < 0.96 then 'dead'
+        else 'queued' end,
+      1, case when r < 0.90 then u.id end,
+      case when r < 0.90 then jsonb_build_object('type',
+        case when n % 23 = 0 then q.type || '.exception' else q.type end, 'data', '{}'::jsonb) end,
+      t, t, t + interval '10 minutes',
+      case when r < 0.90 then t + make_interval(secs => 5 + (n % 600) + (n % 97) * 3) end
+    from (
+      select n, random() as r,
+        now() - make_interval(secs => (random() * ${DAYS} * 86400)::int) as t
+      from generate_series(1, ${jobs}) n
+    ) g
+    cross join lateral (
+      select (array['federated', 'federated', 'priority', 'hpi-summarisation'])[1 + n % 4] as queue,
+        (array['message.annotation', 'message.rephrase.question', 'hpi.prioritised',
+          'hpi.summary', 'rpa.robot'])[1 + n % 5] as type
+    ) q
+    cross join lateral (select id from users order by id offset (n % 40) limit 1) u`.execute(db);
+  await sql`
+    insert into outbox_events (type, job_id, data, created_at)
+    select 'job.created', id, '{}'::jsonb, created_at from jobs
+    union all
+    select 'job.completed', id, '{}'::jsonb, completed_at from jobs where state = 'completed'
+    union all
+    select 'job.cancelled', id, '{}'::jsonb, updated_at from jobs where state = 'cancelled'
+    union all
+    select 'job.dead', id, '{}'::jsonb, updated_at from jobs where state = 'dead'
+    union all
+    select 'job.requeued', id, '{}'::jsonb, created_at + interval '1 minute' from jobs
+      where state = 'completed' and (extract(epoch from created_at)::bigint % 10) = 0`.execute(db);
+  await sql`
+    insert into audit_events (occurred_at, actor_id, action, resource_type, resource_id, outcome, details)
+    select created_at + make_interval(secs => 2 + (extract(epoch from created_at)::bigint % 120)),
+      assignee_id, 'job.delivered', 'job', id::text, 'success', '{}'::jsonb
+    from jobs where state = 'completed'
+    union all
+    select completed_at, assignee_id, 'job.submitted', 'job', id::text, 'success', '{}'::jsonb
+    from jobs where state = 'completed'`.execute(db);
+  // Agreement samples: 5% of the completed federated annotations, answered again by another
+  // technician (spans that agree in part), as the federated engine queues them.
+  await sql`
+    insert into jobs (queue, type, tenant, payload, state, attempts, assignee_id, result,
+      queued_at, created_at, updated_at, completed_at, agreement_of, agreement_exclude)
+    select j.queue, j.type, j.tenant, '{}'::jsonb, 'completed', 1, u.id,
+      jsonb_build_object('type', j.type, 'data', jsonb_build_object('action', 'answer',
+        'entities', jsonb_build_array(
+          jsonb_build_object('start', 0, 'end', 5, 'extract', 'x', 'category', 'symptom'),
+          jsonb_build_object('start', 6, 'end', 9, 'extract', 'x',
+            'category', case when j.seq % 3 = 0 then 'drug' else 'symptom' end)))),
+      j.completed_at, j.completed_at, j.completed_at + interval '5 minutes',
+      j.completed_at + interval '5 minutes', j.id, j.assignee_id
+    from jobs j
+    cross join lateral (select id from users where id <> j.assignee_id order by id
+      offset (j.seq % 39) limit 1) u
+    where j.queue = 'federated' and j.state = 'completed' and j.type = 'message.annotation'
+      and j.seq % 20 = 0`.execute(db);
+  await sql`
+    update jobs set result = jsonb_build_object('type', type, 'data', jsonb_build_object(
+      'action', 'answer', 'entities', jsonb_build_array(
+        jsonb_build_object('start', 0, 'end', 5, 'extract', 'x', 'category', 'symptom'),
+        jsonb_build_object('start', 6, 'end', 9, 'extract', 'x', 'category', 'symptom'))))
+    where id in (select agreement_of from jobs where agreement_of is not null)`.execute(db);
+  await sql`analyze`.execute(db);
+  const counts = await sql<{ outbox: number; audit: number; jobs: number }>`
+    select (select count(*)::int from outbox_events) as outbox,
+      (select count(*)::int from audit_events) as audit, (select count(*)::int from jobs) as jobs`.execute(
+    db,
+  );
+  const c = counts.rows[0] ?? { outbox: 0, audit: 0, jobs: 0 };
+  console.log(`jobs: ${c.jobs}`);
+  console.log(`events: ${c.outbox + c.audit} (outbox ${c.outbox}, audit ${c.audit})`);
+  console.log(`generated in: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**

@@ -138,6 +138,10 @@ export default async function globalSetup(
     // One configured link and one not: the shell shows both states (e2e/shell.spec.ts).
     TERMS_URL: 'https://loopdesk.example/terms',
     HELP_CENTER_URL: 'https://loopdesk.example/help',
+    // The analytics page shows the work just done (the rollups refresh in the background only).
+    ANALYTICS_REFRESH_SECONDS: '1',
+    // No random second deliveries between the specs' technicians (agreement: integration tests).
+    AGREEMENT_SAMPLE_SHARE: '0',
   };
   for (const key of UNSET_FOR_TESTS) {
     delete env[key];

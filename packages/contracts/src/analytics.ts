@@ -72,6 +72,19 @@ const Percentiles = z.object({
 });
 export type Percentiles = z.infer<typeof Percentiles>;
 
+/** Agreement of a set of sampled jobs' answer pairs. */
+const AgreementScores = z.object({
+  /** Answered samples (pairs of answers). */
+  samples: z.number().int(),
+  /** Span-level F1 over the pairs (2 × matched ÷ (first + second spans)); null without spans. */
+  f1: z.number().nullable(),
+  /** Span boundaries compared for kappa (marked by either technician). */
+  items: z.number().int(),
+  /** Cohen's kappa on the categories of those spans; null when undefined (no items, pₑ = 1). */
+  kappa: z.number().nullable(),
+});
+export type AgreementScores = z.infer<typeof AgreementScores>;
+
 export const AnalyticsFigures = z.object({
   filters: z.object({
     from: z.string(),
@@ -152,5 +165,37 @@ export const AnalyticsFigures = z.object({
       }),
     )
     .nullable(),
+  /**
+   * Agreement between two technicians on the sampled federated jobs (docs/analytics.md):
+   * span-level F1 (micro) and Cohen's kappa on categories, null when undefined. Counts, ids and
+   * categories only, never message text.
+   */
+  agreement: z.object({
+    byType: z.array(AgreementScores.extend({ type: z.string() })),
+    /** Per technician pair; null without the privilege analytics:people:view. */
+    byPair: z
+      .array(
+        AgreementScores.extend({
+          first: z.object({ userId: z.string(), name: z.string() }),
+          second: z.object({ userId: z.string(), name: z.string() }),
+        }),
+      )
+      .nullable(),
+    /** The samples whose two answers differ, newest first (at most 100): ids and counts. */
+    disagreements: z.array(
+      z.object({
+        jobId: z.string(),
+        sampleJobId: z.string(),
+        type: z.string(),
+        tenant: z.string(),
+        answeredAt: z.string(),
+        firstSpans: z.number().int(),
+        secondSpans: z.number().int(),
+        matchedSpans: z.number().int(),
+        categoryDisagreements: z.number().int(),
+        outcomeDiffers: z.boolean(),
+      }),
+    ),
+  }),
 });
 export type AnalyticsFigures = z.infer<typeof AnalyticsFigures>;

@@ -206,6 +206,14 @@ export const EnvSchema = z.object({
   ANALYTICS_VIEW_TTL_SECONDS: whole(60, 86_400).default(43_200),
   /** How often the analytics rollups are brought up to date in the background. */
   ANALYTICS_REFRESH_SECONDS: whole(1, 3600).default(30),
+  /** The share of federated jobs also sent, unseen, to a second technician (issue 16), 0 to 1. */
+  AGREEMENT_SAMPLE_SHARE: z.coerce
+    .number({ message: 'must be a number from 0 to 1' })
+    .min(0, 'must be a number from 0 to 1')
+    .max(1, 'must be a number from 0 to 1')
+    .default(0.05),
+  /** Deliveries of an agreement sample before it is given up (cancelled, never the assistant's). */
+  AGREEMENT_MAX_ATTEMPTS: whole(1, 10).default(2),
   /** Metabase signed embedding: the site, its embedding secret key, the dashboard, its params. */
   METABASE_SITE_URL: z.url({ message: 'must be the Metabase site address' }).optional(),
   METABASE_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),

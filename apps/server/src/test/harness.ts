@@ -64,6 +64,8 @@ export async function startTestApp(
       SESSION_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'silent',
       WEB_DIST: '/nonexistent-web-dist',
+      // No agreement samples unless a test asks (a random second delivery would surprise tests).
+      AGREEMENT_SAMPLE_SHARE: '0',
       ...options.env,
     },
     { pgliteDataDir: options.pgliteDataDir ?? 'memory://' },

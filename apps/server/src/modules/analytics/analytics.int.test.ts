@@ -117,6 +117,10 @@ describe('analytics dashboard (issue 16)', () => {
       ...note,
       note: ' ',
     });
+    // Views read the rollups as the background refresh left them: bring them up to date from
+    // scratch (the start-up refresh ran before this history existed).
+    await sql`delete from analytics_refresh`.execute(db);
+    await t.app.analytics.rollups.refresh();
   });
   afterAll(async () => {
     await t.close();
@@ -222,6 +226,51 @@ describe('analytics dashboard (issue 16)', () => {
     ]);
   });
 
+  it('gives long ranges percentiles from the day histograms, within 1% of the exact ones', async () => {
+    const { viewToken } = await open(medical.token);
+    // Whole UTC days around T0: the histogram path (ranges of two whole days or more).
+    const long = (
+      await figures(viewToken, { from: '2026-01-01T00:00:00Z', to: '2026-01-09T00:00:00Z' })
+    ).json<AnalyticsFigures>();
+    const exact = (await figures(viewToken)).json<AnalyticsFigures>();
+    const annotation = (f: AnalyticsFigures) =>
+      f.times.find((x) => x.type === 'message.annotation');
+    const a = annotation(long);
+    const e = annotation(exact);
+    for (const metric of ['wait', 'handle', 'total'] as const) {
+      expect(a?.[metric].count).toBe(e?.[metric].count);
+      for (const p of ['p50', 'p90', 'p99'] as const) {
+        const want = e?.[metric][p] ?? 0;
+        const got = a?.[metric][p] ?? 0;
+        expect(Math.abs(got - want), `${metric} ${p}: ${got} against ${want}`).toBeLessThanOrEqual(
+          want * 0.01,
+        );
+      }
+    }
+    // The people too, for a lead: counts exact, handle within 1%.
+    const asLead = await open(lead.token);
+    const longPeople =
+      (
+        await figures(asLead.viewToken, {
+          from: '2026-01-01T00:00:00Z',
+          to: '2026-01-09T00:00:00Z',
+        })
+      ).json<AnalyticsFigures>().people ?? [];
+    const exactPeople = (await figures(asLead.viewToken)).json<AnalyticsFigures>().people ?? [];
+    expect(longPeople.map(({ handle: _h, ...rest }) => rest)).toEqual(
+      exactPeople.map(({ handle: _h, ...rest }) => rest),
+    );
+    for (const [i, person] of longPeople.entries()) {
+      const want = exactPeople[i]?.handle.p50 ?? 0;
+      expect(Math.abs((person.handle.p50 ?? 0) - want)).toBeLessThanOrEqual(want * 0.01);
+    }
+    // A partial day at an edge still counts its jobs exactly once.
+    const edges = (
+      await figures(viewToken, { from: at(-3600).toISOString(), to: '2026-01-09T00:00:00Z' })
+    ).json<AnalyticsFigures>();
+    expect(annotation(edges)?.wait.count).toBe(3);
+  });
+
   it('filters by type, queue and tenant, and keeps the people for leads only', async () => {
     const { viewToken, people } = await open(medical.token);
     expect(people).toBe(false);
@@ -250,12 +299,24 @@ describe('analytics dashboard (issue 16)', () => {
       [{ ...RANGE, type: 'no.such.type' }, /Unknown job type 'no.such.type': choose one of/],
       [{ ...RANGE, tenant: 'nobody' }, /Unknown tenant 'nobody'/],
       [{ ...RANGE, queue: 'nowhere' }, /Unknown queue 'nowhere'/],
+      // Impossible dates and empty ranges.
+      [{ from: '2026-02-30T00:00:00Z', to: RANGE.to }, /ISO 8601/],
+      [{ from: RANGE.from, to: '2026-01-05T25:00:00Z' }, /ISO 8601/],
+      [{ from: RANGE.from, to: RANGE.from }, /must be after from/],
+      [{ to: RANGE.to }, /from/],
     ];
     for (const [query, message] of cases) {
       const response = await figures(viewToken, query);
       expect(response.statusCode, JSON.stringify(query)).toBe(400);
       expect(JSON.stringify(response.json()), JSON.stringify(query)).toMatch(message);
+      // Nothing leaked: no figures come with a refusal.
+      expect(response.body).not.toMatch(/"times"|"agreement"|"people"/);
     }
+    // A refused read is audited as such, and no view is recorded for it.
+    const views = await sql<{ n: number }>`
+      select count(*)::int as n from audit_events where action = 'analytics.view'
+        and details->'filters'->>'tenant' = 'nobody'`.execute(t.database.db);
+    expect(views.rows[0]?.n).toBe(0);
   });
 
   it('refuses an expired, tampered or misused address, and a user without the privilege', async () => {
@@ -289,6 +350,31 @@ describe('analytics dashboard (issue 16)', () => {
     expect(asView.statusCode).toBe(401);
     expect((await figures(good)).statusCode).toBe(401);
     expect((await figures('')).statusCode).toBe(400);
+
+    // A forged or expired view token reads nothing.
+    const view = signer.sign({ aud: 'view', sub: medical.userId, exp: now + 60 });
+    const [viewBody = '', viewMac = ''] = view.split('.');
+    const asLead = Buffer.from(
+      JSON.stringify({ aud: 'view', sub: lead.userId, exp: now + 60 }),
+    ).toString('base64url');
+    for (const token of [`${asLead}.${viewMac}`, `${viewBody}.${viewMac.slice(0, -2)}AA`]) {
+      const forgedView = await figures(token);
+      expect(forgedView.statusCode).toBe(401);
+      expect(forgedView.json().message).toMatch(/analytics view token has been altered/);
+      expect(forgedView.body).not.toMatch(/"times"|"people"/);
+    }
+    const expiredView = await figures(
+      signer.sign({ aud: 'view', sub: medical.userId, exp: now - 1 }),
+    );
+    expect(expiredView.statusCode).toBe(401);
+    expect(expiredView.json().message).toMatch(/analytics view token expired at/);
+    // A token signed with another key (another deployment's) is a forgery too.
+    const other = createEmbedSigner('another secret that is long enough for a key');
+    const foreign = await openWith(
+      other.sign({ aud: 'embed', sub: medical.userId, exp: now + 60 }),
+    );
+    expect(foreign.statusCode).toBe(401);
+    expect(foreign.json().message).toMatch(/has been altered/);
 
     // Without the privilege: the address is refused, and so is a signed token of theirs.
     const refused = await t.app.inject({

@@ -22,14 +22,23 @@ export default fp(
     registerEmbedRoutes(app.api, deps);
     app.decorate('analytics', { rollups });
 
+    // The rollups are brought up to date here only, in the background (never on a view's
+    // request path): at start, then every ANALYTICS_REFRESH_SECONDS, one run at a time.
     let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    app.addHook('onReady', () => {
-      timer = setInterval(() => {
-        running = rollups.refresh().catch((error: unknown) => {
+    let running: Promise<unknown> | null = null;
+    const run = () => {
+      running ??= rollups
+        .refresh()
+        .catch((error: unknown) => {
           app.log.warn({ err: error }, 'the analytics refresh failed; the next run tries again');
+        })
+        .finally(() => {
+          running = null;
         });
-      }, app.config.env.ANALYTICS_REFRESH_SECONDS * 1000);
+    };
+    app.addHook('onReady', () => {
+      run();
+      timer = setInterval(run, app.config.env.ANALYTICS_REFRESH_SECONDS * 1000);
       timer.unref();
     });
     app.addHook('onClose', async () => {

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
+import { compareAnswers } from './agreement.ts';
 
 /**
  * Brings the analytics rollups (migration 022) up to date from the job events (outbox), the jobs
@@ -12,6 +13,14 @@ import type { Database } from '../../platform/db/database.ts';
 const MARGIN = '5 minutes';
 /** Hours are counted in UTC. */
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+/**
+ * Duration histograms: a value v ≥ 0 seconds falls in bucket ⌊ln(1 + v) ÷ ln(1.02)⌋, 2% wide; its
+ * bucket's middle stands for it (figures.ts), within 1% of the value.
+ */
+export const BUCKET_BASE = 1.02;
+export const bucketOf = (value: RawBuilder<unknown>) =>
+  sql`floor(ln(1 + greatest(${value}, 0)) / ln(${sql.lit(BUCKET_BASE)}))::int`;
 
 const hourOf = (column: string) => sql`date_bin('1 hour', ${sql.ref(column)}, ${ORIGIN})`;
 
@@ -32,7 +41,7 @@ export function createRollups(db: Database) {
       const start = state.rows[0]?.start ?? new Date();
 
       // Jobs: every job an event, a delivery or a change touched since then, from all its events.
-      const jobs = await sql`
+      const jobs = await sql<{ day: Date }>`
         with touched as (
           select job_id as id from outbox_events where created_at >= ${since} and job_id is not null
           union
@@ -40,7 +49,8 @@ export function createRollups(db: Database) {
           where occurred_at >= ${since} and action in ('job.delivered', 'job.submitted')
             and resource_type = 'job'
           union
-          select id from jobs where updated_at >= ${since} or created_at >= ${since}
+          -- A job's updated_at is set on every change, its creation too (migration 025's index).
+          select id from jobs where updated_at >= ${since}
         )
         insert into analytics_jobs (job_id, queue, type, tenant, created_at, first_delivered_at,
           last_delivered_at, answered_at, answered_by, exception, outcome, ended_at, requeues, dead,
@@ -60,7 +70,7 @@ export function createRollups(db: Database) {
           case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
           case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
         from jobs j
-        join touched t on t.id = j.id
+        join touched t on t.id = j.id and j.agreement_of is null
         left join lateral (
           select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
           where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
@@ -81,7 +91,28 @@ export function createRollups(db: Database) {
           answered_by = excluded.answered_by, exception = excluded.exception,
           outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
           dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
-          total_s = excluded.total_s`.execute(trx);
+          total_s = excluded.total_s
+        returning date_bin('1 day', created_at, ${ORIGIN}) as day`.execute(trx);
+
+      // Durations per arrival day and job type as histograms (DURATION_BUCKET), for the long
+      // ranges' percentiles: every day of a job recomputed, rebuilt whole from its jobs.
+      const days = [...new Set(jobs.rows.map((row) => new Date(row.day).toISOString()))];
+      if (days.length > 0) {
+        await sql`delete from analytics_durations where day = any(${days}::timestamptz[])`.execute(
+          trx,
+        );
+        await sql`
+          insert into analytics_durations (day, type, metric, bucket, jobs)
+          select date_bin('1 day', j.created_at, ${ORIGIN}), j.type, m.metric,
+            ${bucketOf(sql`m.value`)}, count(*)::int
+          from analytics_jobs j
+          cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
+            as m (metric, value)
+          where j.created_at >= ${days.sort()[0]}::timestamptz
+            and date_bin('1 day', j.created_at, ${ORIGIN}) = any(${days}::timestamptz[])
+            and m.value is not null
+          group by 1, 2, 3, 4`.execute(trx);
+      }
 
       // Hours: every hour from the first one touched, summed again from the jobs.
       const fromHour = sql`date_bin('1 hour', ${since}::timestamptz, ${ORIGIN})`;
@@ -99,6 +130,25 @@ export function createRollups(db: Database) {
             from analytics_jobs where ended_at >= ${fromHour}
         ) x
         group by hour, queue, type, tenant`.execute(trx);
+
+      // People: answers per hour and technician from the first hour touched; handle histograms
+      // per answer day from the first day touched (answers are never moved back in time).
+      await sql`delete from analytics_people where hour >= ${fromHour}`.execute(trx);
+      await sql`
+        insert into analytics_people (hour, user_id, jobs, exceptions)
+        select ${hourOf('answered_at')}, answered_by, count(*)::int,
+          count(*) filter (where exception)::int
+        from analytics_jobs where answered_at >= ${fromHour} and answered_by is not null
+        group by 1, 2`.execute(trx);
+      const fromDay = sql`date_bin('1 day', ${since}::timestamptz, ${ORIGIN})`;
+      await sql`delete from analytics_people_handle where day >= ${fromDay}`.execute(trx);
+      await sql`
+        insert into analytics_people_handle (day, user_id, bucket, jobs)
+        select date_bin('1 day', answered_at, ${ORIGIN}), answered_by, ${bucketOf(sql`handle_s`)},
+          count(*)::int
+        from analytics_jobs
+        where answered_at >= ${fromDay} and answered_by is not null and handle_s is not null
+        group by 1, 2, 3`.execute(trx);
 
       // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
       const touched = await sql<{ id: string }>`
@@ -160,11 +210,61 @@ export function createRollups(db: Database) {
         where occurred_at >= ${since} and action = 'async-jobs.task.discard' and outcome = 'success'
         on conflict (audit_id) do nothing`.execute(trx);
 
+      // Agreement: every sample answered since then, compared with its job's first answer.
+      const samples = await sql<{
+        sample_id: string;
+        job_id: string;
+        queue: string;
+        type: string;
+        tenant: string;
+        first_user: string | null;
+        second_user: string | null;
+        answered_at: Date;
+        first_result: unknown;
+        second_result: unknown;
+      }>`
+        select s.id as sample_id, o.id as job_id, s.queue, s.type, s.tenant,
+          o.assignee_id as first_user, s.assignee_id as second_user, s.completed_at as answered_at,
+          o.result as first_result, s.result as second_result
+        from jobs s join jobs o on o.id = s.agreement_of
+        where s.agreement_of is not null and s.state = 'completed' and s.updated_at >= ${since}
+          and o.state = 'completed'`.execute(trx);
+      const compared = samples.rows.map((row) => {
+        const c = compareAnswers(row.first_result, row.second_result);
+        return {
+          sample_job_id: row.sample_id,
+          job_id: row.job_id,
+          queue: row.queue,
+          type: row.type,
+          tenant: row.tenant,
+          first_user: row.first_user,
+          second_user: row.second_user,
+          answered_at: new Date(row.answered_at).toISOString(),
+          first_spans: c.firstSpans,
+          second_spans: c.secondSpans,
+          matched_spans: c.matchedSpans,
+          category_pairs: c.categoryPairs,
+          outcome_differs: c.outcomeDiffers,
+        };
+      });
+      for (let i = 0; i < compared.length; i += 1000) {
+        await sql`
+          insert into analytics_agreement (sample_job_id, job_id, queue, type, tenant, first_user,
+            second_user, answered_at, first_spans, second_spans, matched_spans, category_pairs,
+            outcome_differs)
+          select * from jsonb_to_recordset(${JSON.stringify(compared.slice(i, i + 1000))}::jsonb)
+            as x(sample_job_id uuid, job_id uuid, queue text, type text, tenant text,
+              first_user uuid, second_user uuid, answered_at timestamptz, first_spans integer,
+              second_spans integer, matched_spans integer, category_pairs jsonb,
+              outcome_differs boolean)
+          on conflict (sample_job_id) do nothing`.execute(trx);
+      }
+
       await sql`
         insert into analytics_refresh (id, refreshed_at, covered_until) values (1, clock_timestamp(), ${start})
         on conflict (id) do update set refreshed_at = excluded.refreshed_at,
           covered_until = excluded.covered_until`.execute(trx);
-      return { jobs: Number(jobs.numAffectedRows ?? 0) };
+      return { jobs: jobs.rows.length };
     });
   }
 

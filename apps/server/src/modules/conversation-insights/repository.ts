@@ -202,7 +202,7 @@ export function createInsightsRepository(db: Database) {
       const { rows } = await sql<CompletedJobRow>`
         select j.id, j.payload, j.result from jobs j
         where coalesce(j.payload->>'conversationId', j.payload->'metadata'->>'xdhconvid') = ${conversationId}
-          and j.state = 'completed'
+          and j.state = 'completed' and j.agreement_of is null
           and not exists (select 1 from conversation_memory_applied a
             where a.conversation_id = ${conversationId} and a.source_key = 'job:' || j.id::text)
         order by j.completed_at, j.id`.execute(trx);

@@ -96,6 +96,10 @@ export async function recordReturnedJobs(
   jobs: readonly JobRow[],
 ): Promise<void> {
   for (const job of jobs) {
+    if (job.agreement_of) {
+      // An agreement sample is not the assistant's job: it never hears of it (issue 16).
+      continue;
+    }
     await recordJobEvent(trx, job.state === 'dead' ? 'job.dead' : 'job.requeued', job);
   }
 }

@@ -194,7 +194,9 @@ export function createJobsRepository(db: Database) {
       const limit = where.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       const result = await sql<JobRow>`
         update jobs set
-          state = case when attempts >= coalesce(max_attempts, ${limit}) then 'dead' else 'queued' end,
+          -- An agreement sample that used up its attempts ends (cancelled): it is nobody's loss.
+          state = case when attempts < coalesce(max_attempts, ${limit}) then 'queued'
+            when agreement_of is not null then 'cancelled' else 'dead' end,
           last_error = ${where.expiredBefore ? LEASE_RAN_OUT : TECHNICIAN_LEFT},
           assignee_id = null,
           lease_expires_at = null,

@@ -48,6 +48,7 @@ export function createDispatchRepository(db: Database) {
             and not exists (
               select 1 from jobs q
               where q.queue = ${job.queue} and q.state = 'queued' and q.priority >= ${priority}
+                and q.agreement_of is null
             )
           order by s.waiting_since asc nulls last, s.user_id
           limit 1
@@ -107,7 +108,8 @@ export function createDispatchRepository(db: Database) {
       const result = await sql<ClaimedRow>`${sql.raw(PREPARED)}
         with locked as (
           select id, priority, queued_at, seq from jobs
-          where queue = ${queue} and state = 'queued'
+          -- Agreement samples are claimed apart (claimSample): never by their first technician.
+          where queue = ${queue} and state = 'queued' and agreement_of is null
           order by priority desc, queued_at asc, seq asc
           for update skip locked
           limit ${takers.length}
@@ -163,6 +165,74 @@ export function createDispatchRepository(db: Database) {
         )
         select * from claimed`.execute(db);
       return result.rows;
+    },
+
+    /**
+     * Gives one queued agreement sample of the queue (the oldest) to the first of the takers who
+     * is not its first technician and whose session still waits, as claimFor does (job assigned,
+     * delivery audited, session activated) — one statement; undefined when none can be given.
+     * Samples come after every other job: the dispatch pass offers them to the takers it left
+     * waiting.
+     */
+    async claimSample(
+      queue: QueueName,
+      takers: readonly Taker[],
+      leaseMs: number,
+    ): Promise<ClaimedRow | undefined> {
+      if (takers.length === 0) {
+        return undefined;
+      }
+      const result = await sql<ClaimedRow>`
+        with takers as (
+          select * from unnest(
+            ${takers.map((t) => t.userId)}::uuid[],
+            ${takers.map((t) => t.connectionId)}::text[],
+            ${takers.map((t) => t.email)}::text[],
+            ${takers.map((t) => t.ip)}::text[]
+          ) with ordinality as t(user_id, conn_id, email, ip, rn)
+        ),
+        sample as (
+          select j.id, j.agreement_exclude from jobs j
+          where j.queue = ${queue} and j.state = 'queued' and j.agreement_of is not null
+            and exists (select 1 from takers t where t.user_id is distinct from j.agreement_exclude)
+          order by j.queued_at asc, j.seq asc
+          limit 1
+          for update of j skip locked
+        ),
+        free as (
+          select s.connection_id, t.user_id, t.email, t.ip from technician_sessions s
+          join takers t on t.conn_id = s.connection_id
+          join sample x on t.user_id is distinct from x.agreement_exclude
+          where s.state = 'waiting'
+          order by t.rn
+          limit 1
+          for update of s skip locked
+        ),
+        claimed as (
+          update jobs j set
+            state = 'assigned', assignee_id = f.user_id, attempts = j.attempts + 1,
+            lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
+            updated_at = now()
+          from sample x, free f
+          where j.id = x.id
+          returning j.*, f.connection_id as conn_id, f.email as taker_email, f.ip as taker_ip
+        ),
+        audited as (
+          insert into audit_events (actor_id, actor_email, action, resource_type, resource_id, outcome, ip, details)
+          select c.assignee_id, c.taker_email, 'job.delivered', 'job', c.id::text, 'success', c.taker_ip,
+            jsonb_build_object('queue', c.queue, 'type', c.type, 'tenant', c.tenant, 'attempt', c.attempts)
+          from claimed c
+          returning 1
+        ),
+        activated as (
+          update technician_sessions s set
+            state = 'activated', current_job_id = c.id, waiting_since = null, updated_at = now()
+          from claimed c
+          where s.connection_id = c.conn_id
+          returning 1
+        )
+        select * from claimed`.execute(db);
+      return result.rows[0];
     },
 
     /**
@@ -224,7 +294,7 @@ export function createDispatchRepository(db: Database) {
         candidate as (
           select j.id from jobs j
           where j.queue = any(${[...next.queues]}::text[]) and j.state = 'queued'
-            and exists (select 1 from done)
+            and j.agreement_of is null and exists (select 1 from done)
           order by j.priority desc, j.queued_at asc, j.seq asc
           limit 1
           for update of j skip locked

@@ -7,7 +7,12 @@ import type { DB } from '../../platform/db/schema.ts';
 import { recordReturnedJobs } from '../jobs/events.ts';
 import type { JobRow, JobsRepository, NewJob } from '../jobs/repository.ts';
 import { announce, send, type Connection } from './connections.ts';
-import { createDispatchRepository, type EnqueuedRow } from './dispatch-repository.ts';
+import { queueSample, sampled } from './agreement.ts';
+import {
+  createDispatchRepository,
+  type ClaimedRow,
+  type EnqueuedRow,
+} from './dispatch-repository.ts';
 import type { HubContext } from './hub-context.ts';
 
 /** A new job as stored by `hub.enqueue`: handed to a technician (`conn_id`) or queued. */
@@ -181,7 +186,7 @@ export function createDispatch(ctx: HubContext) {
         // Technicians are left waiting: the queue is drained.
         queueDrained(queue);
       }
-      for (const row of claimed) {
+      const handed = async (row: ClaimedRow) => {
         const { conn_id: connectionId, taker_email: _email, taker_ip: _ip, ...job } = row;
         const conn = connections.get(connectionId);
         if (conn) {
@@ -189,7 +194,42 @@ export function createDispatch(ctx: HubContext) {
         } else if (job.assignee_id) {
           await giveBack(job.assignee_id, job);
         }
+      };
+      for (const row of claimed) {
+        await handed(row);
       }
+      // Agreement samples (issue 16) go to the takers left waiting, never to their first
+      // technician: one statement per sample, until none is left or nobody can take one.
+      if (ctx.agreement && ctx.agreement.share > 0) {
+        const served = new Set(claimed.map((row) => row.conn_id));
+        let left = open.filter((c) => !served.has(c.id));
+        while (left.length > 0) {
+          const sample = await claims.claimSample(
+            queue,
+            left.map((c) => ({ userId: c.userId, connectionId: c.id, email: c.email, ip: c.ip })),
+            ctx.leaseMs,
+          );
+          if (!sample) {
+            break;
+          }
+          left = left.filter((c) => c.id !== sample.conn_id);
+          await handed(sample);
+        }
+      }
+    }
+  }
+
+  /** Queues the unseen second delivery of a sampled federated job just answered (issue 16). */
+  async function sample(job: JobRow, firstUserId: string): Promise<void> {
+    if (!sampled(job, ctx.agreement) || !ctx.agreement) {
+      return;
+    }
+    try {
+      await queueSample(db, job, firstUserId, ctx.agreement);
+      await bus.publish('jobs.available', { queues: [job.queue] });
+    } catch (error) {
+      // The first answer stands: a sample lost to a failure only costs one agreement figure.
+      log.warn({ err: error, jobId: job.id }, 'the agreement sample could not be queued');
     }
   }
 
@@ -339,6 +379,7 @@ export function createDispatch(ctx: HubContext) {
     technicianWaits,
     canTake,
     sendJob,
+    sample,
     /** The claim pass in progress, if any (a stopping hub waits for it). */
     running: (): Promise<void> | null => dispatchRunning,
     /** The completing statement of a submission (submission.ts). */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { JobsRepository } from '../jobs/repository.ts';
+import type { AgreementOptions } from './agreement.ts';
 import type { Connection } from './connections.ts';
 import type { PolicyTable } from './policy.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
@@ -22,6 +23,8 @@ export interface HubContext {
   /** A session not seen for this long has no live socket. */
   readonly staleMs: number;
   readonly sweepMs: number;
+  /** Agreement sampling of federated jobs (issue 16); none when absent. */
+  readonly agreement?: AgreementOptions | undefined;
   /** This node's sockets by connection id. */
   readonly connections: Map<string, Connection>;
   /** The policy of each socket kind; the exception desk replaces the exceptions one. */

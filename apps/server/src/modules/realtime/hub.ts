@@ -21,6 +21,7 @@ import {
   serialize,
   type Connection,
 } from './connections.ts';
+import type { AgreementOptions } from './agreement.ts';
 import { createDispatch, type Enqueued } from './dispatch.ts';
 import type { HubContext } from './hub-context.ts';
 import { createPolicyTable, type HubPort, type SocketPolicy } from './policy.ts';
@@ -47,6 +48,8 @@ export interface HubOptions {
   /** A session not seen for this long has no live socket (default three heartbeats). */
   staleMs?: number;
   sweepMs: number;
+  /** Agreement sampling of federated jobs (issue 16): AGREEMENT_SAMPLE_SHARE and its bound. */
+  agreement?: AgreementOptions;
 }
 
 /**
@@ -70,6 +73,7 @@ export function createRealtimeHub(options: HubOptions) {
     maxAttempts: options.maxAttempts,
     staleMs: options.staleMs ?? 3 * options.heartbeatMs,
     sweepMs: options.sweepMs,
+    agreement: options.agreement,
     connections,
     policies,
   };

@@ -49,6 +49,10 @@ export default fp(
       maxAttempts: config.env.JOB_MAX_ATTEMPTS,
       heartbeatMs,
       sweepMs: config.env.LEASE_SWEEP_SECONDS * 1000,
+      agreement: {
+        share: config.env.AGREEMENT_SAMPLE_SHARE,
+        maxAttempts: config.env.AGREEMENT_MAX_ATTEMPTS,
+      },
     });
     await registerSockets(app, { hub, tokens, sessions });
     hub.start();

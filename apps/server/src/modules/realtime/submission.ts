@@ -133,11 +133,18 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
       connectionId: conn.id,
       result,
       completedAt,
-      // Every result goes to the assistant through the outbox, in the completing statement.
-      event: completionEvent(completedJob, { type, userId: conn.userId }),
+      // Every result goes to the assistant through the outbox, in the completing statement —
+      // but an agreement sample's, which is kept for agreement only (issue 16).
+      ...(conn.job.agreement_of
+        ? {}
+        : { event: completionEvent(completedJob, { type, userId: conn.userId }) }),
       // The technician's next job comes in the same statement (no waiting frame, no claim pass).
       ...(takesNext ? { next: { queues, leaseMs: ctx.leaseMs } } : {}),
     });
+    if (completed) {
+      // A share of federated jobs goes, unseen, to a second technician for agreement.
+      await dispatch.sample(completedJob, conn.userId);
+    }
     if (!completed) {
       conn.job = null;
       if (!(await portalEventTaken(conn.userId, event))) {

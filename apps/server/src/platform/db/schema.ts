@@ -88,6 +88,10 @@ export interface JobsTable {
   completed_at: NullableTimestamp;
   /** Why the last attempt ended without a submission (013-job-last-error). */
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A second delivery for agreement: the sampled job (025-agreement); null for other jobs. */
+  agreement_of: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who must not get this second delivery: the sampled job's first technician. */
+  agreement_exclude: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TechnicianSessionsTable {

@@ -47,6 +47,35 @@ function figures(people: AnalyticsFigures['people']): AnalyticsFigures {
     ],
     discards: [],
     people,
+    agreement: {
+      byType: [{ type: 'message.annotation.job', samples: 2, f1: 0.6, items: 6, kappa: 0.1818 }],
+      byPair: people
+        ? [
+            {
+              first: { userId: 'u1', name: 'Ann' },
+              second: { userId: 'u2', name: 'Ben' },
+              samples: 2,
+              f1: 0.6,
+              items: 6,
+              kappa: 0.1818,
+            },
+          ]
+        : null,
+      disagreements: [
+        {
+          jobId: 'job-1',
+          sampleJobId: 'sample-1',
+          type: 'message.annotation.job',
+          tenant: 'acme',
+          answeredAt: hour,
+          firstSpans: 3,
+          secondSpans: 3,
+          matchedSpans: 1,
+          categoryDisagreements: 3,
+          outcomeDiffers: false,
+        },
+      ],
+    },
   };
 }
 
@@ -101,6 +130,20 @@ describe('the built-in analytics page (issue 16)', () => {
       '1 handover to humans',
     );
     expect(screen.queryByRole('region', { name: 'Per technician' })).not.toBeInTheDocument();
+    // Agreement per job type and the disagreements for everyone; pairs for leads only.
+    expect(
+      within(screen.getByRole('region', { name: 'Agreement per job type' })).getByRole('row', {
+        name: 'message.annotation.job 2 0.60 6 0.18',
+      }),
+    ).toBeVisible();
+    expect(
+      within(screen.getByRole('region', { name: 'Disagreements to review' })).getByRole('row', {
+        name: /^job-1 sample-1 message\.annotation\.job acme .* 3 \/ 3 \/ 1 3 no$/,
+      }),
+    ).toBeVisible();
+    expect(
+      screen.queryByRole('region', { name: 'Agreement per pair of technicians' }),
+    ).not.toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Discarded async tasks' })).toHaveTextContent(
       'No data for these filters.',
     );
@@ -120,6 +163,12 @@ describe('the built-in analytics page (issue 16)', () => {
     renderPage(figures([person]), true);
     const people = await screen.findByRole('region', { name: 'Per technician' });
     expect(within(people).getByRole('row', { name: /^Ann 4 2 2 30 s 30 s 1 25%$/ })).toBeVisible();
+    expect(
+      within(screen.getByRole('region', { name: 'Agreement per pair of technicians' })).getByRole(
+        'row',
+        { name: 'Ann & Ben 2 0.60 0.18' },
+      ),
+    ).toBeVisible();
 
     const created: Blob[] = [];
     const createObjectURL = vi.fn((blob: Blob) => {

@@ -8,6 +8,7 @@ import type { AnalyticsFilters } from '@loopdesk/contracts/analytics.ts';
 import { useState, type ReactNode } from 'react';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { useFigures, useOpenEmbed } from '../api/embed-api.ts';
+import { AgreementSection } from './agreement-section.tsx';
 import { DeskSection, OutcomesSection } from './desk-outcomes-section.tsx';
 import { FiltersBar } from './filters-bar.tsx';
 import { PeopleSection } from './people-section.tsx';
@@ -41,7 +42,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
 
 /**
  * The built-in analytics page (issue 16 item 2), shown in the frame of `/`: queues, time per job
- * type, the exception desk, outcomes and (for leads) people; filters; CSV of every chart.
+ * type, the exception desk, outcomes, agreement and (for leads) people and pairs; filters; CSV of every chart.
  */
 export function AnalyticsPage({ token }: { token: string | null }) {
   const opened = useOpenEmbed(token);
@@ -88,6 +89,9 @@ export function AnalyticsPage({ token }: { token: string | null }) {
           <Group title="Exception desk and outcomes">
             <DeskSection figures={data} />
             <OutcomesSection figures={data} />
+          </Group>
+          <Group title="Agreement">
+            <AgreementSection figures={data} />
           </Group>
           {data.people ? (
             <Group title="People">
