@@ -1,0 +1,218 @@
+import type { Concept } from '../kb/format.ts';
+import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
+import type { Token } from './tokenise.ts';
+import { TEXTING } from './normalise.ts';
+import { CANNOT, cannotAt, LINK, unitKey } from './names.ts';
+import { COMMON_WORDS, FILLER_WORDS, LINKING_WORDS } from './word-lists.ts';
+
+/*
+ * Dictionary matching: text as units (word keys), the trie of names over units, the longest match
+ * at a unit with fillers, linking words and typos.
+ */
+
+export interface Unit {
+  key: string;
+  token: Token;
+  /** The last token of the unit: a 'cannot' phrase ('can barely') is one unit of two tokens. */
+  last: Token;
+  /** A breaking punctuation mark (',' ':' '(' …) stands between this unit and the previous one. */
+  comma: boolean;
+}
+
+// Punctuation inside a name or a cue: 'light-headed', 'h/o', "can't".
+const TRANSPARENT = new Set(['-', '/', "'", '’', '&']);
+
+export function unitsOf(tokens: readonly Token[]): Unit[] {
+  // Breaking punctuation is kept as a flag on the next word: scopes may cross it (lists: 'no
+  // fever, cough or cold'), names may not.
+  const units: Unit[] = [];
+  let comma = false;
+  for (const token of tokens) {
+    if (token.kind === 'punct') {
+      if (!TRANSPARENT.has(token.text)) {
+        comma = true;
+      }
+      continue;
+    }
+    const shorthand = token.text.length <= 6 ? TEXTING[token.text.toLowerCase()] : undefined;
+    for (const word of shorthand?.split(' ') ?? [token.text]) {
+      units.push({ key: unitKey(word), token, last: token, comma });
+      comma = false;
+    }
+  }
+  const keys = units.map((u) => u.key);
+  const merged: Unit[] = [];
+  for (let i = 0; i < units.length;) {
+    const unit = units[i] as Unit;
+    let length = cannotAt(keys, i);
+    // Only words of one clause merge.
+    if (units.slice(i + 1, i + length).some((u) => u.comma)) {
+      length = 0;
+    }
+    if (length > 0) {
+      merged.push({ ...unit, key: CANNOT, last: (units[i + length - 1] as Unit).last });
+      i += length;
+    } else {
+      merged.push(unit);
+      i++;
+    }
+  }
+  return merged;
+}
+
+export interface TrieNode<T> {
+  children: Map<string, TrieNode<T>>;
+  values: T[];
+}
+
+export const node = <T>(): TrieNode<T> => ({ children: new Map(), values: [] });
+
+export function insert<T>(root: TrieNode<T>, keys: readonly string[], value: T): void {
+  let at = root;
+  for (const key of keys) {
+    let next = at.children.get(key);
+    if (!next) {
+      next = node<T>();
+      at.children.set(key, next);
+    }
+    at = next;
+  }
+  at.values.push(value);
+}
+
+export interface NameEntry {
+  concept: Concept;
+  name: string;
+  canonical: boolean;
+  /** Said another way by rule (derivedNameKeys), not written in the KB. */
+  derived?: boolean;
+  /** The body part the name describes ('tummy' of 'swollen tummy'), for coordinated findings. */
+  part?: readonly string[];
+  /** Short acronyms ('MI', 'PE') only match in the same case. */
+  exactCase: string | undefined;
+}
+
+export interface Match<T> {
+  from: number;
+  /** Exclusive unit index. */
+  to: number;
+  values: T[];
+  fuzzy: number;
+}
+
+/** At most this many filler words inside one name. */
+const MAX_FILLERS = 3;
+
+/**
+ * Longest dictionary match starting at `from`; ties go to fewer fuzzy words. Inside a name,
+ * filler words ('really') may be skipped, and a LINK step takes one or more linking words.
+ */
+export function longestAt<T>(
+  root: TrieNode<T>,
+  units: readonly Unit[],
+  from: number,
+  fuzzyWord: ((key: string, node: TrieNode<T>) => TrieNode<T>[]) | undefined,
+): Match<T> | undefined {
+  let best: Match<T> | undefined;
+  const walk = (at: TrieNode<T>, i: number, fuzzy: number, skips: number, word: boolean): void => {
+    // A match ends on a word of the name, never on a skipped filler or a linking word.
+    if (word && at.values.length > 0 && i > from) {
+      const better = !best || i > best.to || (i === best.to && fuzzy < best.fuzzy);
+      if (better) {
+        best = { from, to: i, values: at.values, fuzzy };
+      }
+    }
+    const unit = units[i];
+    if (!unit || (i > from && unit.comma)) {
+      return;
+    }
+    const exact = at.children.get(unit.key);
+    if (exact) {
+      walk(exact, i + 1, fuzzy, skips, true);
+    } else if (fuzzy === 0 && fuzzyWord) {
+      for (const next of fuzzyWord(unit.key, at)) {
+        walk(next, i + 1, fuzzy + 1, skips, true);
+      }
+    }
+    const link = i > from ? at.children.get(LINK) : undefined;
+    if (link && LINKING_WORDS.has(unit.key)) {
+      // One or more linking words (and fillers): 'is', 'has been', 'feels really'.
+      let j = i;
+      while (
+        j < units.length &&
+        j - i < 4 &&
+        !(units[j] as Unit).comma &&
+        (LINKING_WORDS.has((units[j] as Unit).key) || FILLER_WORDS.has((units[j] as Unit).key))
+      ) {
+        j++;
+        walk(link, j, fuzzy, skips, false);
+      }
+    }
+    if (
+      i > from &&
+      !exact &&
+      skips < MAX_FILLERS &&
+      (FILLER_WORDS.has(unit.key) || LINKING_WORDS.has(unit.key))
+    ) {
+      walk(at, i + 1, fuzzy, skips + 1, false);
+    }
+  };
+  walk(root, from, 0, 0, false);
+  return best;
+}
+
+/** The node reached by `keys`, if any. */
+export function find<T>(root: TrieNode<T>, keys: readonly string[]): TrieNode<T> | undefined {
+  let at: TrieNode<T> | undefined = root;
+  for (const key of keys) {
+    at = at?.children.get(key);
+  }
+  return at;
+}
+
+/** A word with its doubled letters single: 'diarhea' and 'diarrhea', 'chils' and 'chills'. */
+const undoubledCache = new Map<string, string>();
+export const undoubled = (word: string): string => {
+  let single = undoubledCache.get(word);
+  if (single === undefined) {
+    single = word.replace(/(\p{L})\1+/gu, '$1');
+    if (undoubledCache.size < 100_000) {
+      undoubledCache.set(word, single);
+    }
+  }
+  return single;
+};
+export const sameLetters = (a: string, b: string) =>
+  [...a].sort().join('') === [...b].sort().join('');
+
+/**
+ * The typo rule: the children of a trie node a word may be a misspelling of.
+ */
+export function fuzzyMatcher(
+  vocabulary: ReadonlySet<string>,
+): (key: string, at: TrieNode<NameEntry>) => TrieNode<NameEntry>[] {
+  return (key: string, at: TrieNode<NameEntry>): TrieNode<NameEntry>[] => {
+    // Only words the dictionary does not know and that are no everyday word ('would' is not
+    // 'wound'), of five letters or more, and with the right first letter: typos rarely hit
+    // the first letter, and short words are too ambiguous. A four-letter word may only have
+    // two letters swapped ('pian' for 'pain').
+    if (key.length < 4 || vocabulary.has(key) || COMMON_WORDS.has(key) || !/^\p{L}+$/u.test(key)) {
+      return [];
+    }
+    const short = key.length === 4;
+    const max = short ? 1 : allowedEdits(key.length);
+    const found: TrieNode<NameEntry>[] = [];
+    for (const [child, next] of at.children) {
+      if (
+        child.length >= 4 &&
+        child[0] === key[0] &&
+        (undoubled(child) === undoubled(key) ||
+          ((short ? child.length === 4 && sameLetters(child, key) : child.length >= 5) &&
+            boundedEditDistance(key, child, max) <= max))
+      ) {
+        found.push(next);
+      }
+    }
+    return found;
+  };
+}
