@@ -186,11 +186,181 @@ export const sameLetters = (a: string, b: string) =>
   [...a].sort().join('') === [...b].sort().join('');
 
 /**
- * The typo rule: the children of a trie node a word may be a misspelling of.
+ * The children of a trie node with many children, sorted by key: an implicit character trie (the
+ * keys sharing a prefix are a range, found by binary search), so that a typo is looked up in time
+ * that depends on the word and the alphabet, not on how many names the dictionary holds.
+ */
+interface ChildIndex {
+  keys: string[];
+  nodes: TrieNode<NameEntry>[];
+  /** Position of each child in the node's own order (the order a scan would find them in). */
+  order: Int32Array;
+}
+
+function indexChildren(at: TrieNode<NameEntry>): ChildIndex {
+  const entries: [string, TrieNode<NameEntry>, number][] = [];
+  let position = 0;
+  for (const [key, next] of at.children) {
+    if (key.length >= 4) {
+      entries.push([key, next, position]);
+    }
+    position++;
+  }
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return {
+    keys: entries.map((e) => e[0]),
+    nodes: entries.map((e) => e[1]),
+    order: Int32Array.from(entries, (e) => e[2]),
+  };
+}
+
+/** The range of `keys[lo, hi)` (all sharing `depth` characters) whose next character is `code`. */
+function charRange(
+  keys: readonly string[],
+  lo: number,
+  hi: number,
+  depth: number,
+  code: number,
+): [number, number] {
+  const start = lo < hi && (keys[lo] as string).length === depth ? lo + 1 : lo;
+  const bound = (strict: boolean) => {
+    let a = start;
+    let b = hi;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      const c = (keys[mid] as string).charCodeAt(depth);
+      if (c < code || (strict && c === code)) {
+        a = mid + 1;
+      } else {
+        b = mid;
+      }
+    }
+    return a;
+  };
+  return [bound(false), bound(true)];
+}
+
+/**
+ * Edits allowed to a word with the same letters as the name's word in another order: two for a
+ * word of five or six letters ('athsma' for 'asthma': one letter moved), otherwise the usual.
+ */
+const anagramEdits = (key: string): number => (key.length === 5 || key.length === 6 ? 2 : 0);
+
+/**
+ * Whether `child` (a name's word, same first letter) is a typo of `key` at distance `d`: for a
+ * four-letter word two letters swapped; for longer words within `max` edits, or the same letters
+ * in another order within `anagramEdits`.
+ */
+function typoAccepted(key: string, child: string, d: number, max: number): boolean {
+  if (key.length === 4) {
+    return child.length === 4 && d <= 1 && sameLetters(child, key);
+  }
+  return (
+    child.length >= 5 &&
+    (d <= max || (d <= anagramEdits(key) && child.length === key.length && sameLetters(child, key)))
+  );
+}
+
+/**
+ * Positions in `index` of the keys a scan of the typo rule would accept (see `fuzzyMatcher`):
+ * the same doubled-letter-free form, or within `max` edits (optimal string alignment) — for a
+ * four-letter word only a four-letter anagram.
+ */
+function indexedTypos(index: ChildIndex, key: string, max: number): number[] {
+  const { keys } = index;
+  const found = new Set<number>();
+  const m = key.length;
+  const bound = Math.max(max, anagramEdits(key));
+  // Doubled letters: the key's single-letter form with any letter repeated.
+  const single = undoubled(key);
+  const doubled = (lo: number, hi: number, depth: number, i: number): void => {
+    if (lo >= hi) {
+      return;
+    }
+    if (i === single.length && (keys[lo] as string).length === depth) {
+      found.add(lo);
+    }
+    if (i < single.length) {
+      const [a, b] = charRange(keys, lo, hi, depth, single.charCodeAt(i));
+      doubled(a, b, depth + 1, i + 1);
+    }
+    if (i > 0) {
+      const [a, b] = charRange(keys, lo, hi, depth, single.charCodeAt(i - 1));
+      doubled(a, b, depth + 1, i);
+    }
+  };
+  // Edit distance: one row of the alignment table per character of the child's prefix; a row's
+  // minimum never falls further down, so a range whose row exceeds `max` is left.
+  const edits = (
+    lo: number,
+    hi: number,
+    depth: number,
+    prevPrev: readonly number[] | undefined,
+    prev: readonly number[],
+  ): void => {
+    const first = keys[lo] as string;
+    let start = lo;
+    if (first.length === depth) {
+      start++;
+      const d = prev[m] as number;
+      if (typoAccepted(key, first, d, max)) {
+        found.add(lo);
+      }
+    }
+    for (let p = start; p < hi;) {
+      const code = (keys[p] as string).charCodeAt(depth);
+      const [, q] = charRange(keys, p, hi, depth, code);
+      if (depth > 0 || code === key.charCodeAt(0)) {
+        const char = (keys[p] as string)[depth] as string;
+        const before = depth > 0 ? (keys[p] as string)[depth - 1] : undefined;
+        const row = [depth + 1];
+        let rowMin = depth + 1;
+        for (let j = 1; j <= m; j++) {
+          const cost = char === key[j - 1] ? 0 : 1;
+          let v = Math.min(
+            (prev[j] as number) + 1,
+            (row[j - 1] as number) + 1,
+            (prev[j - 1] as number) + cost,
+          );
+          if (prevPrev && j > 1 && char === key[j - 2] && before === key[j - 1]) {
+            v = Math.min(v, (prevPrev[j - 2] as number) + 1);
+          }
+          row.push(v);
+          rowMin = Math.min(rowMin, v);
+        }
+        if (rowMin <= bound) {
+          edits(p, q, depth + 1, prev, row);
+        }
+      }
+      p = q;
+    }
+  };
+  doubled(0, keys.length, 0, 0);
+  if (keys.length > 0) {
+    edits(
+      0,
+      keys.length,
+      0,
+      undefined,
+      Array.from({ length: m + 1 }, (_, j) => j),
+    );
+  }
+  return [...found].sort((a, b) => (index.order[a] as number) - (index.order[b] as number));
+}
+
+/** Children of a node from which the typo rule reads an index rather than scanning them. */
+export const FUZZY_INDEX_MIN_CHILDREN = 32;
+
+/**
+ * The typo rule: the children of a trie node a word may be a misspelling of. A node with at least
+ * `indexMin` children is looked up in an index of them (built on first use), any other scanned;
+ * both give the same children in the same order.
  */
 export function fuzzyMatcher(
   vocabulary: ReadonlySet<string>,
+  indexMin = FUZZY_INDEX_MIN_CHILDREN,
 ): (key: string, at: TrieNode<NameEntry>) => TrieNode<NameEntry>[] {
+  const indexes = new WeakMap<TrieNode<NameEntry>, ChildIndex>();
   return (key: string, at: TrieNode<NameEntry>): TrieNode<NameEntry>[] => {
     // Only words the dictionary does not know and that are no everyday word ('would' is not
     // 'wound'), of five letters or more, and with the right first letter: typos rarely hit
@@ -201,14 +371,28 @@ export function fuzzyMatcher(
     }
     const short = key.length === 4;
     const max = short ? 1 : allowedEdits(key.length);
+    // Letters outside the basic plane are two code units: those words are scanned.
+    if (at.children.size >= indexMin && [...key].length === key.length) {
+      let index = indexes.get(at);
+      if (!index) {
+        index = indexChildren(at);
+        indexes.set(at, index);
+      }
+      const { nodes } = index;
+      return indexedTypos(index, key, max).map((i) => nodes[i] as TrieNode<NameEntry>);
+    }
     const found: TrieNode<NameEntry>[] = [];
     for (const [child, next] of at.children) {
       if (
         child.length >= 4 &&
         child[0] === key[0] &&
         (undoubled(child) === undoubled(key) ||
-          ((short ? child.length === 4 && sameLetters(child, key) : child.length >= 5) &&
-            boundedEditDistance(key, child, max) <= max))
+          typoAccepted(
+            key,
+            child,
+            boundedEditDistance(key, child, Math.max(max, anagramEdits(key))),
+            max,
+          ))
       ) {
         found.push(next);
       }
