@@ -77,6 +77,12 @@ export interface RecogniserOptions {
   cues?: readonly Cue[];
   /** Match a word within a small edit distance when it is no known word (default true). */
   fuzzy?: boolean;
+  /**
+   * Trie nodes with at least this many children look a typo up in an index of their children
+   * rather than comparing the word with each (default `FUZZY_INDEX_MIN_CHILDREN`; Infinity scans
+   * every node as before issue 22). The result is the same either way.
+   */
+  fuzzyIndexMin?: number;
 }
 
 /** A dictionary recogniser built once over a set of concepts. */
@@ -195,7 +201,8 @@ export function createRecogniser(
     insert(cueTrie, nameKeys(cue.phrase), cue);
   }
 
-  const fuzzyWord = options.fuzzy === false ? undefined : fuzzyMatcher(vocabulary);
+  const fuzzyWord =
+    options.fuzzy === false ? undefined : fuzzyMatcher(vocabulary, options.fuzzyIndexMin);
 
   function conceptMatches(units: readonly Unit[]): Match<NameEntry>[] {
     const found: Match<NameEntry>[] = [];
