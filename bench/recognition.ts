@@ -15,11 +15,16 @@ import type { Concept } from '../packages/clinical/src/kb/format.ts';
 import { loadKnowledgeBase } from '../packages/clinical/src/kb/integrity.ts';
 import type { Recogniser } from '../packages/clinical/src/nlp/recognise.ts';
 import { createRecogniser } from '../packages/clinical/src/nlp/recognise.ts';
+import type { NameEntry, TrieNode } from '../packages/clinical/src/nlp/matching.ts';
+import { fuzzyMatcher, node } from '../packages/clinical/src/nlp/matching.ts';
 import { CHAT_MESSAGES } from '../packages/clinical/src/nlp/__fixtures__/chat-messages.ts';
 
 const SIZES = (process.env.BENCH_RECOGNITION_SIZES ?? '100000,1000000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_RECOGNITION_SECONDS ?? 20);
 const SCAN = process.env.BENCH_RECOGNITION_SCAN === '1';
+// BENCH_RECOGNITION_TYPO=1: only the typo rule's lookup at one trie node holding SIZES words (the
+// step that walked every child), index against scan; cheap enough for a loaded machine.
+const TYPO_ONLY = process.env.BENCH_RECOGNITION_TYPO === '1';
 
 let seed = 42;
 const random = () => {
@@ -60,6 +65,45 @@ const heap = () => {
 };
 if (!gc) {
   console.log('note: run with node --expose-gc for the heap figures');
+}
+
+if (TYPO_ONLY) {
+  // Misspelt words of the generated names (a letter dropped) and of the chat fixtures' words.
+  const largestWords = Math.max(...SIZES);
+  const words = Array.from({ length: largestWords }, word);
+  const queries = Array.from({ length: 2000 }, (_, i) => {
+    const w = words[(i * 7919) % words.length] as string;
+    const at = 1 + (i % Math.max(1, w.length - 2));
+    return w.slice(0, at) + w.slice(at + 1);
+  });
+  for (const size of SIZES) {
+    const root: TrieNode<NameEntry> = node();
+    for (const w of words.slice(0, size)) {
+      root.children.set(w, node());
+    }
+    const vocabulary = new Set(root.children.keys());
+    const rates: string[] = [];
+    for (const [name, min] of [
+      ['index', undefined],
+      ['scan', Infinity],
+    ] as const) {
+      const lookup = fuzzyMatcher(vocabulary, min);
+      lookup(queries[0] as string, root); // builds the index
+      let found = 0;
+      const t0 = performance.now();
+      let rounds = 0;
+      while (performance.now() - t0 < (SECONDS * 1000) / SIZES.length / 2) {
+        for (const q of queries) {
+          found += lookup(q, root).length;
+        }
+        rounds++;
+      }
+      const perSecond = (rounds * queries.length) / ((performance.now() - t0) / 1000);
+      rates.push(`${name}: ${perSecond.toFixed(0)} lookups/s (${found / rounds} found a round)`);
+    }
+    console.log(`typo.${size} (${root.children.size} children) ${rates.join('  ')}`);
+  }
+  process.exit(0);
 }
 
 const kb = loadKnowledgeBase(

@@ -124,6 +124,13 @@ const CLASS_RANK: Partial<Record<ConceptClass, number>> = {
   condition: 4,
 };
 
+/** A name's entries ranked, their concepts as candidates, and whether one is an acronym. */
+interface Ranking {
+  ranked: NameEntry[];
+  candidates: ConceptCandidate[];
+  exactCase: boolean;
+}
+
 /** Builds a recogniser over the names (canonical and aliases) of the given concepts. */
 export function createRecogniser(
   concepts: readonly Concept[],
@@ -204,18 +211,55 @@ export function createRecogniser(
   const fuzzyWord =
     options.fuzzy === false ? undefined : fuzzyMatcher(vocabulary, options.fuzzyIndexMin);
 
+  /**
+   * The entries of a name ranked (what a patient reports first, then by id) and their concepts as
+   * candidates. Cached per trie node's entry list, so that a name shared by many concepts of a
+   * large KB is ranked once, not at every mention (issue 22: the sort grew with the KB).
+   */
+  const rankings = new WeakMap<readonly NameEntry[], Ranking>();
+  function rankingOf(values: readonly NameEntry[]): Ranking {
+    let ranking = rankings.get(values);
+    if (!ranking) {
+      const ranked = [...values].sort(
+        (a, b) =>
+          Number(b.canonical) - Number(a.canonical) ||
+          (CLASS_RANK[a.concept.class] ?? 9) - (CLASS_RANK[b.concept.class] ?? 9) ||
+          a.concept.id.localeCompare(b.concept.id),
+      );
+      const seen = new Set<string>();
+      ranking = {
+        ranked,
+        candidates: ranked
+          .filter((v) => !seen.has(v.concept.id) && seen.add(v.concept.id))
+          .map((v) => ({
+            conceptId: v.concept.id,
+            canonicalName: v.concept.canonicalName,
+            class: v.concept.class,
+          })),
+        exactCase: values.some((v) => v.exactCase !== undefined),
+      };
+      rankings.set(values, ranking);
+    }
+    return ranking;
+  }
+
   function conceptMatches(units: readonly Unit[]): Match<NameEntry>[] {
     const found: Match<NameEntry>[] = [];
     for (let i = 0; i < units.length;) {
       const match = longestAt(names, units, i, fuzzyWord);
-      const values = match?.values.filter(
-        (v) =>
-          v.exactCase === undefined ||
-          units
-            .slice(match.from, match.to)
-            .map((u) => u.token.text)
-            .join('') === v.exactCase,
-      );
+      // A name's entries are kept as they are (their ranking cached) unless one is an acronym
+      // that must match in the same case.
+      const values =
+        match && rankingOf(match.values).exactCase
+          ? match.values.filter(
+              (v) =>
+                v.exactCase === undefined ||
+                units
+                  .slice(match.from, match.to)
+                  .map((u) => u.token.text)
+                  .join('') === v.exactCase,
+            )
+          : match?.values;
       if (match && values && values.length > 0) {
         found.push({ ...match, values });
         i = match.to;
@@ -319,12 +363,7 @@ export function createRecogniser(
     const entities = mentions.map((m): ConceptEntity => {
       const inScope = (category: CueCategory) =>
         scopes.some((s) => s.category === category && m.from >= s.from && m.from < s.to);
-      const ranked = [...m.values].sort(
-        (a, b) =>
-          Number(b.canonical) - Number(a.canonical) ||
-          (CLASS_RANK[a.concept.class] ?? 9) - (CLASS_RANK[b.concept.class] ?? 9) ||
-          a.concept.id.localeCompare(b.concept.id),
-      );
+      const { ranked, candidates } = rankingOf(m.values);
       const best = ranked[0] as NameEntry;
       const first = units[m.from] as Unit;
       const last = units[m.to - 1] as Unit;
@@ -337,7 +376,6 @@ export function createRecogniser(
         : inScope('possibility') || hypothetical || asked
           ? 'unsure'
           : 'endorse';
-      const seen = new Set<string>();
       return {
         category: 'concept' as const,
         start: first.token.start,
@@ -351,13 +389,7 @@ export function createRecogniser(
         context: { historical: inScope('historical'), family: inScope('family'), hypothetical },
         matched: best.name,
         fuzzy: m.fuzzy > 0,
-        candidates: ranked
-          .filter((v) => !seen.has(v.concept.id) && seen.add(v.concept.id))
-          .map((v) => ({
-            conceptId: v.concept.id,
-            canonicalName: v.concept.canonicalName,
-            class: v.concept.class,
-          })),
+        candidates: candidates.map((c) => ({ ...c })),
       };
     });
     const medications = entities.filter((e) => e.class === 'medication');
