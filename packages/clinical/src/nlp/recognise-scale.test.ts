@@ -85,4 +85,28 @@ describe('typo index of the recogniser', () => {
     expect(compared).toBeGreaterThan(300);
     expect(fuzzy).toBeGreaterThan(30);
   }, 120_000);
+
+  it('ranks a name shared by many concepts the same at every mention, with fresh candidates', () => {
+    const shared = Array.from({ length: 60 }, (_, i) => ({
+      id: `T:${String(59 - i).padStart(2, '0')}`,
+      canonicalName: i === 30 ? 'zorblax' : `zorblax kind ${i}`,
+      aliases: i === 30 ? [] : ['zorblax'],
+      class: i % 3 === 0 ? 'condition' : 'symptom',
+      codes: [],
+      provenance: [{ source: 'test', reference: String(i) }],
+    })) as unknown as Concept[];
+    const recogniser = createRecogniser(shared);
+    const [a, b] = recogniser.recognise('zorblax, then zorblax again').entities;
+    // The canonical name first, then symptoms before conditions, then by id.
+    expect(a?.conceptId).toBe('T:29');
+    expect(a?.candidates).toHaveLength(60);
+    expect(a?.candidates.slice(1, 3).map((c) => c.conceptId)).toEqual(['T:00', 'T:01']);
+    expect(b?.candidates).toEqual(a?.candidates);
+    a?.candidates.splice(0);
+    (b?.candidates[0] as { canonicalName: string }).canonicalName = 'changed';
+    expect(recogniser.recognise('zorblax').entities[0]?.candidates[0]).toMatchObject({
+      conceptId: 'T:29',
+      canonicalName: 'zorblax',
+    });
+  });
 });
