@@ -60,7 +60,7 @@ export interface KbSource {
 
 export const source: KbSource = {
   layPhrases: readFileSync(new URL('./lay-phrases.txt', import.meta.url), 'utf8'),
-  kbVersion: '2026.11.5',
+  kbVersion: '2026.11.6',
   name: 'Loopdesk primary and urgent care knowledge base',
   description:
     "Common primary-care and urgent-care conditions, the observations that suggest or argue against them, and red-flag complications. Written for Loopdesk from general medical knowledge; weights are the project's own.",

@@ -101,7 +101,10 @@ const SAME_THING: Readonly<Record<string, string>> = {
   grey: 'gray',
 };
 
-/** Words the stemmer would send to another word's key: 'spotting' is not 'spots', 'scared' not 'scar'. */
+/**
+ * Words the stemmer would send to another word's key: 'spotting' is not 'spots', 'scared' not
+ * 'scar', and 'achy' (the whole body: 'run down and achy') not a part's 'ache' ('they ache').
+ */
 const KEEP: Readonly<Record<string, string>> = {
   spotting: 'spotting',
   spotted: 'spotting',
@@ -111,6 +114,8 @@ const KEEP: Readonly<Record<string, string>> = {
   fitting: 'fitting',
   wound: 'wound',
   winded: 'winded',
+  achy: 'achy',
+  achey: 'achy',
 };
 
 const UNDOUBLE = /([bdgmnprt])\1$/u;

@@ -119,4 +119,67 @@ describe("recognition of patients' own words", () => {
     const text = 'fever and a cough, '.repeat(5000);
     expect(recogniser.recognise(text).entities.length).toBe(10_000);
   });
+
+  // Second round of issue 17, driven by the development part's misses.
+  it.each([
+    ['I vape every day', 'I vape', 'LD:smoker'],
+    ['quit smoking last year', 'quit smoking', 'LD:smoker'],
+    ['I drink about 30 units a week', 'units a week', 'LD:alcohol-excess'],
+    ["I'm struggling with my weight", 'struggling with my weight', 'LD:obesity'],
+    ['had a stent put in', 'had a stent', 'LD:known-heart-disease'],
+    [
+      'I take tablets for my blood pressure',
+      'tablets for my blood pressure',
+      'LD:known-hypertension',
+    ],
+    ['just got back from holiday', 'just got back from', 'LD:recent-travel'],
+  ])('risk factor in lay words: %s', (text, original, conceptId) => {
+    expect(one(text)).toMatchObject({ original, conceptId, presence: 'endorse' });
+  });
+
+  it('reads an allergy to a medicine as the allergy, not as taking the medicine', () => {
+    expect(found("I'm allergic to amoxicillin")).toEqual([
+      'allergic to amoxicillin LD:known-allergy endorse',
+    ]);
+    // Taking it is still the medicine.
+    expect(found("I'm on amlodipine")).toEqual(['amlodipine LD:amlodipine endorse']);
+  });
+
+  it('reads a condition said as an adjective of the patient', () => {
+    expect(one("I'm asthmatic")).toMatchObject({ original: 'asthmatic', conceptId: 'LD:asthma' });
+    expect(one('he is epileptic')).toMatchObject({ conceptId: 'LD:epilepsy' });
+  });
+
+  it("reads a relative's condition in the family context", () => {
+    expect(one('my mum has thyroid problems')).toMatchObject({
+      conceptId: 'LD:hypothyroidism',
+      context: { family: true },
+    });
+    expect(one('my sister had breast cancer')).toMatchObject({
+      conceptId: 'LD:family-history-cancer',
+    });
+  });
+
+  it('reads a sign said in one plain word', () => {
+    expect(found('no swelling and no redness')).toEqual([
+      'swelling LD:skin-swelling deny',
+      'redness LD:skin-redness deny',
+    ]);
+    // 'achy' of the whole body is its own word: 'they ache' of a part is not aches all over.
+    expect(found('I feel really run down and achy')).toContain('achy LD:generalised-aches endorse');
+    expect(found('my legs are heavy and they ache by the evening')).not.toContain(
+      'ache LD:generalised-aches endorse',
+    );
+    // A part named keeps its own finding.
+    expect(one('my knee is swollen')).toMatchObject({ conceptId: 'LD:joint-swelling' });
+  });
+
+  it('reads a five- or six-letter word with a letter moved as a typo (two edits)', () => {
+    expect(one('athsma attack last night')).toMatchObject({
+      conceptId: 'LD:asthma',
+      fuzzy: true,
+    });
+    // Two edits that are not a letter moved stay unmatched.
+    expect(found('azthna attack')).toEqual([]);
+  });
 });
