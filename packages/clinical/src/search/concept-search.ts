@@ -169,6 +169,9 @@ interface Built {
   vocabulary: PrefixLists;
 }
 
+/** Candidates read at most, once the page is full, whose best score only ties its last one. */
+const TIE_READS = 256;
+
 /** Names built per step of a background build. */
 const STEP = 20_000;
 
@@ -229,42 +232,57 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
     if (c % STEP === STEP - 1) yield;
   }
   const n = eText.length;
-  // 2. Number entries shortest name first, then canonical names, then short canonical names
-  //    (the ranking's order of ties), with one numeric sort of packed keys.
-  const packed = new Float64Array(n);
-  const SHIFT = 2 ** 30;
+  // 2. Distinct names, sorted.
+  const textIds = new Map<string, number>();
   for (let i = 0; i < n; i++) {
-    const concept = concepts[eConcept[i] as number] as Concept;
-    const key =
-      (Math.min((eText[i] as string).length, 2047) * 2 + (eName[i] === 0 ? 0 : 1)) * 256 +
-      Math.min(concept.canonicalName.length, 255);
-    packed[i] = key * SHIFT + i;
+    const text = eText[i] as string;
+    if (!textIds.has(text)) textIds.set(text, textIds.size);
   }
-  packed.sort();
+  const textKeys = sortedKeys(textIds);
+  yield;
+  // 3. Number entries in the ranking's order of ties: shortest name first, then canonical names,
+  //    then by the concept's canonical name, shortest and then alphabetical first. Search reads
+  //    candidates in this order, so where many names tie the first ones read are the ones shown.
+  const canonicalRank = new Int32Array(concepts.length).fill(0x7fffffff);
+  const textOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const rank = textIds.get(eText[i] as string) as number;
+    textOf[i] = rank;
+    if (eName[i] === 0) canonicalRank[eConcept[i] as number] = rank;
+  }
+  textIds.clear();
+  const sortKey = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = eConcept[i] as number;
+    const first =
+      (Math.min((eText[i] as string).length, 2047) * 2 + (eName[i] === 0 ? 0 : 1)) * 256 +
+      Math.min((concepts[c] as Concept).canonicalName.length, 255);
+    sortKey[i] = first * 2 ** 31 + (canonicalRank[c] as number);
+  }
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => (sortKey[x] as number) - (sortKey[y] as number) || x - y);
   yield;
   const concept = new Int32Array(n);
   const nameAt = new Uint16Array(n);
   const length = new Uint16Array(n);
-  const order = new Int32Array(n);
+  const text = new Int32Array(n);
   for (let r = 0; r < n; r++) {
-    const i = (packed[r] as number) % SHIFT;
-    order[r] = i;
+    const i = order[r] as number;
     concept[r] = eConcept[i] as number;
     nameAt[r] = eName[i] as number;
     length[r] = Math.min((eText[i] as string).length, 65_535);
+    text[r] = textOf[i] as number;
   }
   eConcept.length = 0;
   eName.length = 0;
   yield;
-  // 3. Distinct names and tokens, sorted.
-  const textIds = new Map<string, number>();
+  // 4. Distinct tokens, sorted.
   const tokenIdsOf = new Map<string, number>();
   const tokenOffsets = new Int32Array(n + 1);
   let tokens: number[] = [];
   for (let r = 0; r < n; r++) {
-    const text = eText[order[r] as number] as string;
-    if (!textIds.has(text)) textIds.set(text, textIds.size);
-    for (const token of text.split(' ')) {
+    for (const token of (eText[order[r] as number] as string).split(' ')) {
       let id = tokenIdsOf.get(token);
       if (id === undefined) {
         id = tokenIdsOf.size;
@@ -275,24 +293,17 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
     tokenOffsets[r + 1] = tokens.length;
     if (r % STEP === STEP - 1) yield;
   }
-  const textKeys = sortedKeys(textIds);
-  yield;
-  const text = new Int32Array(n);
-  for (let r = 0; r < n; r++) text[r] = textIds.get(eText[order[r] as number] as string) as number;
-  textIds.clear();
   eText.length = 0;
-  yield;
-  const firstSeen = new Int32Array(tokenIdsOf.size);
-  [...tokenIdsOf.values()].forEach((id, i) => (firstSeen[i] = id));
   const vocabularyKeys = sortedKeys(tokenIdsOf);
+  // Map iteration keeps insertion order: the i-th value is the rank of first-seen token i.
   const remap = new Int32Array(vocabularyKeys.length);
   let i = 0;
-  for (const rank of tokenIdsOf.values()) remap[firstSeen[i++] as number] = rank;
+  for (const rank of tokenIdsOf.values()) remap[i++] = rank;
   tokenIdsOf.clear();
   const tokenIds = Int32Array.from(tokens, (id) => remap[id] as number);
   tokens = [];
   yield;
-  // 4. Postings, ascending by construction; then the heavy prefix lists.
+  // 5. Postings, ascending by construction; then the heavy prefix lists.
   const textPostings = postingsOf(textKeys.length, n, (e, add) => add(text[e] as number));
   const tokenPostings = postingsOf(vocabularyKeys.length, n, (e, add) => {
     const from = tokenOffsets[e] as number;
@@ -587,13 +598,15 @@ function search(
   const bestOf = new Map<number, { score: number; entry: number }>();
   const top: { concept: number; score: number }[] = [];
   const seen = new Set<number>();
+  let tieReads = 0;
   while (heap.items.length > 0) {
     const source = heap.items[0] as Source;
-    if (
-      top.length >= limit &&
-      rounded(source.bound) <= rounded((top[limit - 1] as { score: number }).score)
-    ) {
-      break;
+    if (top.length >= limit) {
+      const bound = rounded(source.bound);
+      const kth = rounded((top[limit - 1] as { score: number }).score);
+      // Nothing unread can score higher; an equal score may still win on the name, read on a
+      // little (candidates come in the order of that tie-break, so the first ones read win).
+      if (bound < kth || (bound === kth && ++tieReads > TIE_READS)) break;
     }
     if (source.expand) {
       heap.pop();
