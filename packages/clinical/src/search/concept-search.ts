@@ -172,6 +172,19 @@ interface Built {
 /** Candidates read at most, once the page is full, whose best score only ties its last one. */
 const TIE_READS = 256;
 
+/**
+ * Candidates a search reads at most (default of `candidateBudget`), best first, once it has one
+ * result (eight times as many while it has none). Queries of short, common words in a large
+ * terminology have many thousands of candidates that all score alike; the budget keeps their cost
+ * flat while the vocabulary grows, at the price of an exhaustive answer for them.
+ */
+export const CANDIDATE_BUDGET = 1024;
+
+export interface ConceptIndexOptions {
+  /** See `CANDIDATE_BUDGET`; `Infinity` reads every candidate that could enter the page. */
+  candidateBudget?: number;
+}
+
 /** Names built per step of a background build. */
 const STEP = 20_000;
 
@@ -444,6 +457,7 @@ function fuzzyRanges(
 
 function search(
   index: Built,
+  budget: number,
   rawQuery: string,
   options: ConceptSearchOptions,
 ): ConceptSearchResult[] {
@@ -571,24 +585,33 @@ function search(
       hi: 0,
       best: fuzzyBest(0),
       expand: () => {
+        // Every entry of the tier holds a match of each query token: read those of the token
+        // whose matches (exact, prefix or within its edits) have the fewest postings.
+        let chosen: { ranges: [number, number, number][]; cost: number } | undefined;
+        const byPrefixCount = all
+          .map((j) => ({ j, count: rangeCount(qTokens[j] as string) }))
+          .sort((x, y) => x.count - y.count);
+        for (const { j, count } of byPrefixCount) {
+          if (chosen && count >= chosen.cost) break;
+          const q = qTokens[j] as string;
+          const ranges: [number, number, number][] = [[...prefixRange(vocabulary.keys, q), 0]];
+          let cost = count;
+          const max = allowedEdits(q.length);
+          if (max > 0) {
+            fuzzyRanges(vocabulary.keys, q, max, j === lastToken, (lo, hi, edits) => {
+              ranges.push([lo, hi, edits]);
+              cost += postingCount(vocabulary, lo, hi);
+            });
+          }
+          if (!chosen || cost < chosen.cost) chosen = { ranges, cost };
+        }
         const sources: Source[] = [];
-        const add = (lo: number, hi: number, edits: number) => {
-          sources.push({
-            bound: fuzzyBest(edits)(1),
-            lists: vocabulary,
-            lo,
-            hi,
-            best: fuzzyBest(edits),
-          });
-        };
-        // A token allowing no edits must match exactly or as a prefix: the narrowest door.
-        const strict = all.filter((j) => allowedEdits((qTokens[j] as string).length) === 0);
-        const finished = all.filter((j) => j !== lastToken);
-        const f = rarest(strict.length > 0 ? strict : finished.length > 0 ? finished : all);
-        const q = qTokens[f] as string;
-        add(...prefixRange(vocabulary.keys, q), 0);
-        const max = allowedEdits(q.length);
-        if (max > 0) fuzzyRanges(vocabulary.keys, q, max, f === lastToken, add);
+        for (const [lo, hi, edits] of chosen?.ranges ?? []) {
+          if (lo < hi) {
+            const best = fuzzyBest(edits);
+            sources.push({ bound: best(1), lists: vocabulary, lo, hi, best });
+          }
+        }
         return sources;
       },
     });
@@ -599,6 +622,7 @@ function search(
   const top: { concept: number; score: number }[] = [];
   const seen = new Set<number>();
   let tieReads = 0;
+  let reads = 0;
   while (heap.items.length > 0) {
     const source = heap.items[0] as Source;
     if (top.length >= limit) {
@@ -625,6 +649,7 @@ function search(
       continue;
     }
     const e = source.cursor.peek();
+    if (++reads > budget && (top.length > 0 || reads > 8 * budget)) break;
     source.cursor.advance();
     const next = source.cursor.peek();
     if (next < 0) {
@@ -677,10 +702,11 @@ function search(
     .slice(0, limit);
 }
 
-function indexOver(built: () => Built, size: number): ConceptIndex {
+function indexOver(built: () => Built, size: number, options: ConceptIndexOptions): ConceptIndex {
+  const budget = options.candidateBudget ?? CANDIDATE_BUDGET;
   return {
     size,
-    search: (query, options = {}) => search(built(), query, options),
+    search: (query, searchOptions = {}) => search(built(), budget, query, searchOptions),
   };
 }
 
@@ -692,14 +718,18 @@ function indexOver(built: () => Built, size: number): ConceptIndex {
  * (sorted names, by binary search), entries holding the rarest query token or a word it starts
  * (sorted vocabulary, postings in order of name length, the first ids of every crowded prefix
  * kept ready) and, when those leave room, the tokens within the allowed edits of one query token
- * (a walk of the sorted vocabulary as a trie with an edit-distance row per node).
+ * (a walk of the sorted vocabulary as a trie with an edit-distance row per node). A query with
+ * more candidates than `candidateBudget` is answered from the best-placed ones.
  */
-export function createConceptIndex(concepts: readonly Concept[]): ConceptIndex {
+export function createConceptIndex(
+  concepts: readonly Concept[],
+  options: ConceptIndexOptions = {},
+): ConceptIndex {
   const steps = build(concepts);
   let step = steps.next();
   while (!step.done) step = steps.next();
   const built = step.value;
-  return indexOver(() => built, concepts.length);
+  return indexOver(() => built, concepts.length, options);
 }
 
 /** A concept index built a step at a time between other work; see `createConceptIndexInBackground`. */
@@ -715,7 +745,7 @@ export interface BackgroundConceptIndex extends ConceptIndex {
  */
 export function createConceptIndexInBackground(
   concepts: readonly Concept[],
-  options: { sliceMs?: number } = {},
+  options: ConceptIndexOptions & { sliceMs?: number } = {},
 ): BackgroundConceptIndex {
   const sliceMs = options.sliceMs ?? 10;
   const steps = build(concepts);
@@ -748,5 +778,5 @@ export function createConceptIndexInBackground(
     };
     setTimeout(slice, 0);
   });
-  return { ...indexOver(() => built ?? run(Infinity), concepts.length), ready };
+  return { ...indexOver(() => built ?? run(Infinity), concepts.length, options), ready };
 }
