@@ -406,7 +406,9 @@ for (const r of rows) {
 }
 const first = rows[0];
 for (const r of rows.slice(1)) {
-  if (!first) break;
+  if (!first) {
+    break;
+  }
   const tag = `growth.${r.size}_vs_${first.size}`;
   console.log(`\n${tag}.concepts: ${x(r.size / first.size)}`);
   console.log(`${tag}.loopdesk.p50: ${x(r.ours.p50 / first.ours.p50)}`);

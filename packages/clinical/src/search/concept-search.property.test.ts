@@ -33,14 +33,22 @@ function bruteForce(
   classes?: ConceptClass[],
 ) {
   const query = normaliseText(raw);
-  if (query === '') return new Map<string, number>();
+  if (query === '') {
+    return new Map<string, number>();
+  }
   const q = query.split(' ');
   const hit = (j: number, t: string, fuzzy: boolean): [number, number] | undefined => {
     const w = q[j] as string;
-    if (t === w) return [0, 0];
-    if (t.startsWith(w)) return [1, 0];
+    if (t === w) {
+      return [0, 0];
+    }
+    if (t.startsWith(w)) {
+      return [1, 0];
+    }
     const max = allowedEdits(w.length);
-    if (!fuzzy || max === 0) return undefined;
+    if (!fuzzy || max === 0) {
+      return undefined;
+    }
     let d = boundedEditDistance(w, t, max);
     if (j === q.length - 1 && t.length > w.length) {
       d = Math.min(
@@ -52,9 +60,13 @@ function bruteForce(
     return d <= max ? [2, d] : undefined;
   };
   const score = (text: string, canonical: boolean, fuzzy: boolean): number => {
-    if (text === query) return 1 - (canonical ? 0 : 0.01);
+    if (text === query) {
+      return 1 - (canonical ? 0 : 0.01);
+    }
     const bonus = (canonical ? 0.02 : 0) + 0.1 * Math.min(1, query.length / text.length);
-    if (text.startsWith(query)) return 0.85 + bonus * 0.5;
+    if (text.startsWith(query)) {
+      return 0.85 + bonus * 0.5;
+    }
     const tokens = text.split(' ');
     const used = new Set<number>();
     let worst = 0;
@@ -72,7 +84,9 @@ function bruteForce(
           best = { at, h };
         }
       });
-      if (!best) return 0;
+      if (!best) {
+        return 0;
+      }
       used.add(best.at);
       worst = Math.max(worst, best.h[0]);
       prefixes += best.h[0] === 1 ? 1 : 0;
@@ -85,14 +99,20 @@ function bruteForce(
   const pass = (fuzzy: boolean) => {
     const best = new Map<string, number>();
     for (const c of concepts) {
-      if (classes && !classes.includes(c.class)) continue;
+      if (classes && !classes.includes(c.class)) {
+        continue;
+      }
       const seen = new Set<string>();
       [c.canonicalName, ...c.aliases].forEach((name, i) => {
         const text = normaliseText(name);
-        if (text === '' || seen.has(text)) return;
+        if (text === '' || seen.has(text)) {
+          return;
+        }
         seen.add(text);
         const s = score(text, i === 0, fuzzy);
-        if (s > 0 && s > (best.get(c.id) ?? 0)) best.set(c.id, s);
+        if (s > 0 && s > (best.get(c.id) ?? 0)) {
+          best.set(c.id, s);
+        }
       });
     }
     return [...best].map(([id, s]) => ({ id, score: Math.round(Math.min(1, s) * 1000) / 1000 }));
@@ -242,8 +262,9 @@ describe('prefix lists', () => {
             ].sort((a, b) => a - b);
             const cursor = new RangeCursor(prefixLists, lo, hi);
             const got: number[] = [];
-            for (let id = cursor.peek(); id >= 0; cursor.advance(), id = cursor.peek())
+            for (let id = cursor.peek(); id >= 0; cursor.advance(), id = cursor.peek()) {
               got.push(id);
+            }
             expect(got).toEqual(expected);
           }
           for (const list of prefixLists.heavy.values()) {

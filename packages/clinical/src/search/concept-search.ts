@@ -122,7 +122,9 @@ function editsWithin(q: string, t: string, tEnd: number, max: number): number {
   let prevPrev = rowA;
   let prev = rowB;
   let row = rowC;
-  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let j = 0; j <= n; j++) {
+    prev[j] = j;
+  }
   for (let i = 1; i <= tEnd; i++) {
     const ti = t.charCodeAt(i - 1);
     row[0] = i;
@@ -138,7 +140,9 @@ function editsWithin(q: string, t: string, tEnd: number, max: number): number {
         v = Math.min(v, (prevPrev[j - 2] as number) + 1);
       }
       row[j] = v;
-      if (v < rowMin) rowMin = v;
+      if (v < rowMin) {
+        rowMin = v;
+      }
     }
     if (rowMin > max) {
       return max + 1;
@@ -235,21 +239,27 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
         i === 0 ? concept.canonicalName : (concept.aliases[i - 1] as string),
       );
       let seen = text === '';
-      for (let k = start; k < eText.length && !seen; k++) seen = eText[k] === text;
+      for (let k = start; k < eText.length && !seen; k++) {
+        seen = eText[k] === text;
+      }
       if (!seen) {
         eConcept.push(c);
         eName.push(i);
         eText.push(text);
       }
     }
-    if (c % STEP === STEP - 1) yield;
+    if (c % STEP === STEP - 1) {
+      yield;
+    }
   }
   const n = eText.length;
   // 2. Distinct names, sorted.
   const textIds = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const text = eText[i] as string;
-    if (!textIds.has(text)) textIds.set(text, textIds.size);
+    if (!textIds.has(text)) {
+      textIds.set(text, textIds.size);
+    }
   }
   const textKeys = sortedKeys(textIds);
   yield;
@@ -261,7 +271,9 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
   for (let i = 0; i < n; i++) {
     const rank = textIds.get(eText[i] as string) as number;
     textOf[i] = rank;
-    if (eName[i] === 0) canonicalRank[eConcept[i] as number] = rank;
+    if (eName[i] === 0) {
+      canonicalRank[eConcept[i] as number] = rank;
+    }
   }
   textIds.clear();
   const sortKey = new Float64Array(n);
@@ -273,7 +285,9 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
     sortKey[i] = first * 2 ** 31 + (canonicalRank[c] as number);
   }
   const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
+  for (let i = 0; i < n; i++) {
+    order[i] = i;
+  }
   order.sort((x, y) => (sortKey[x] as number) - (sortKey[y] as number) || x - y);
   yield;
   const concept = new Int32Array(n);
@@ -304,14 +318,18 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
       tokens.push(id);
     }
     tokenOffsets[r + 1] = tokens.length;
-    if (r % STEP === STEP - 1) yield;
+    if (r % STEP === STEP - 1) {
+      yield;
+    }
   }
   eText.length = 0;
   const vocabularyKeys = sortedKeys(tokenIdsOf);
   // Map iteration keeps insertion order: the i-th value is the rank of first-seen token i.
   const remap = new Int32Array(vocabularyKeys.length);
   let i = 0;
-  for (const rank of tokenIdsOf.values()) remap[i++] = rank;
+  for (const rank of tokenIdsOf.values()) {
+    remap[i++] = rank;
+  }
   tokenIdsOf.clear();
   const tokenIds = Int32Array.from(tokens, (id) => remap[id] as number);
   tokens = [];
@@ -324,8 +342,12 @@ function* build(concepts: readonly Concept[]): Generator<void, Built, void> {
     for (let k = from; k < to; k++) {
       const id = tokenIds[k] as number;
       let repeat = false;
-      for (let m = from; m < k && !repeat; m++) repeat = tokenIds[m] === id;
-      if (!repeat) add(id);
+      for (let m = from; m < k && !repeat; m++) {
+        repeat = tokenIds[m] === id;
+      }
+      if (!repeat) {
+        add(id);
+      }
     }
   });
   yield;
@@ -359,7 +381,9 @@ class SourceHeap {
     let i = items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if ((items[parent] as Source).bound >= source.bound) break;
+      if ((items[parent] as Source).bound >= source.bound) {
+        break;
+      }
       items[i] = items[parent] as Source;
       i = parent;
     }
@@ -382,10 +406,14 @@ class SourceHeap {
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
-      if (l >= n) break;
+      if (l >= n) {
+        break;
+      }
       const r = l + 1;
       const c = r < n && (items[r] as Source).bound > (items[l] as Source).bound ? r : l;
-      if ((items[c] as Source).bound <= source.bound) break;
+      if ((items[c] as Source).bound <= source.bound) {
+        break;
+      }
       items[i] = items[c] as Source;
       i = c;
     }
@@ -410,22 +438,32 @@ function fuzzyRanges(
   const n = q.length;
   const rows = Array.from({ length: n + max + 3 }, () => new Int32Array(n + 1));
   const first = rows[0] as Int32Array;
-  for (let j = 0; j <= n; j++) first[j] = j;
+  for (let j = 0; j <= n; j++) {
+    first[j] = j;
+  }
   const visit = (lo: number, hi: number, depth: number): void => {
     const row = rows[depth] as Int32Array;
     const own = (keys[lo] as string).length === depth;
     if (depth > 0) {
       const last = row[n] as number;
       if (last <= max) {
-        if (own) found(lo, lo + 1, last);
+        if (own) {
+          found(lo, lo + 1, last);
+        }
         if (typing && (depth === n || depth === n + 1)) {
           const from = own && depth === n ? lo + 1 : lo;
-          if (from < hi) found(from, hi, last);
+          if (from < hi) {
+            found(from, hi, last);
+          }
         }
       }
       let rowMin = row[0] as number;
-      for (let j = 1; j <= n; j++) rowMin = Math.min(rowMin, row[j] as number);
-      if (rowMin > max) return;
+      for (let j = 1; j <= n; j++) {
+        rowMin = Math.min(rowMin, row[j] as number);
+      }
+      if (rowMin > max) {
+        return;
+      }
     }
     const next = rows[depth + 1] as Int32Array;
     const prevPrev = depth > 0 ? (rows[depth - 1] as Int32Array) : undefined;
@@ -452,7 +490,9 @@ function fuzzyRanges(
       start = end;
     }
   };
-  if (keys.length > 0) visit(0, keys.length, 0);
+  if (keys.length > 0) {
+    visit(0, keys.length, 0);
+  }
 }
 
 function search(
@@ -478,7 +518,9 @@ function search(
   const hitOf = (j: number, t: number): number => {
     const cache = caches[j] as Map<number, number>;
     let hit = cache.get(t);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      return hit;
+    }
     const q = qTokens[j] as string;
     const token = vocabulary.keys[t] as string;
     if (token === q) {
@@ -497,7 +539,9 @@ function search(
             editsWithin(q, token, q.length + 1, max),
           );
         }
-        if (edits <= max) hit = FUZZY + edits;
+        if (edits <= max) {
+          hit = FUZZY + edits;
+        }
       }
     }
     cache.set(t, hit);
@@ -518,7 +562,9 @@ function search(
     // Match each query token to a distinct name token, taking the best available.
     const from = index.tokenOffsets[e] as number;
     const to = index.tokenOffsets[e + 1] as number;
-    if (used.length < to - from) used = new Uint8Array(2 * (to - from));
+    if (used.length < to - from) {
+      used = new Uint8Array(2 * (to - from));
+    }
     used.fill(0, 0, to - from);
     let worst = EXACT;
     let edits = 0;
@@ -527,14 +573,18 @@ function search(
       let at = -1;
       let best = Infinity;
       for (let k = from; k < to; k++) {
-        if (used[k - from] === 1) continue;
+        if (used[k - from] === 1) {
+          continue;
+        }
         const hit = hitOf(j, index.tokenIds[k] as number);
         if (hit !== NONE && hit < best) {
           best = hit;
           at = k;
         }
       }
-      if (at < 0) return 0;
+      if (at < 0) {
+        return 0;
+      }
       used[at - from] = 1;
       const kind = best & ~7;
       worst = Math.max(worst, kind);
@@ -552,7 +602,9 @@ function search(
     [lo, hi]: [number, number],
     best: (length: number) => number,
   ): void => {
-    if (lo < hi) heap.push({ bound: best(1), lists, lo, hi, best });
+    if (lo < hi) {
+      heap.push({ bound: best(1), lists, lo, hi, best });
+    }
   };
   const rangeCount = (q: string) => {
     const [lo, hi] = prefixRange(vocabulary.keys, q);
@@ -592,7 +644,9 @@ function search(
           .map((j) => ({ j, count: rangeCount(qTokens[j] as string) }))
           .sort((x, y) => x.count - y.count);
         for (const { j, count } of byPrefixCount) {
-          if (chosen && count >= chosen.cost) break;
+          if (chosen && count >= chosen.cost) {
+            break;
+          }
           const q = qTokens[j] as string;
           const ranges: [number, number, number][] = [[...prefixRange(vocabulary.keys, q), 0]];
           let cost = count;
@@ -603,7 +657,9 @@ function search(
               cost += postingCount(vocabulary, lo, hi);
             });
           }
-          if (!chosen || cost < chosen.cost) chosen = { ranges, cost };
+          if (!chosen || cost < chosen.cost) {
+            chosen = { ranges, cost };
+          }
         }
         const sources: Source[] = [];
         for (const [lo, hi, edits] of chosen?.ranges ?? []) {
@@ -630,11 +686,15 @@ function search(
       const kth = rounded((top[limit - 1] as { score: number }).score);
       // Nothing unread can score higher; an equal score may still win on the name, read on a
       // little (candidates come in the order of that tie-break, so the first ones read win).
-      if (bound < kth || (bound === kth && ++tieReads > TIE_READS)) break;
+      if (bound < kth || (bound === kth && ++tieReads > TIE_READS)) {
+        break;
+      }
     }
     if (source.expand) {
       heap.pop();
-      for (const more of source.expand()) heap.push(more);
+      for (const more of source.expand()) {
+        heap.push(more);
+      }
       continue;
     }
     if (!source.cursor) {
@@ -649,7 +709,9 @@ function search(
       continue;
     }
     const e = source.cursor.peek();
-    if (++reads > budget && (top.length > 0 || reads > 8 * budget)) break;
+    if (++reads > budget && (top.length > 0 || reads > 8 * budget)) {
+      break;
+    }
     source.cursor.advance();
     const next = source.cursor.peek();
     if (next < 0) {
@@ -658,14 +720,20 @@ function search(
       source.bound = source.best(index.length[next] as number);
       heap.settleTop();
     }
-    if (seen.has(e)) continue;
+    if (seen.has(e)) {
+      continue;
+    }
     seen.add(e);
     const c = index.concept[e] as number;
     const concept = concepts[c] as Concept;
-    if (classes && !classes.has(concept.class)) continue;
+    if (classes && !classes.has(concept.class)) {
+      continue;
+    }
     const score = scoreEntry(e);
     const current = bestOf.get(c);
-    if (score <= 0 || (current && score <= current.score)) continue;
+    if (score <= 0 || (current && score <= current.score)) {
+      continue;
+    }
     bestOf.set(c, { score, entry: e });
     // Keep `top` the page's best concepts so far, best first.
     const at = top.findIndex((t) => t.concept === c);
@@ -677,7 +745,9 @@ function search(
       continue;
     }
     top.sort((a, b) => b.score - a.score);
-    if (top.length > limit) top.pop();
+    if (top.length > limit) {
+      top.pop();
+    }
   }
 
   return [...bestOf]
@@ -727,7 +797,9 @@ export function createConceptIndex(
 ): ConceptIndex {
   const steps = build(concepts);
   let step = steps.next();
-  while (!step.done) step = steps.next();
+  while (!step.done) {
+    step = steps.next();
+  }
   const built = step.value;
   return indexOver(() => built, concepts.length, options);
 }
@@ -752,12 +824,17 @@ export function createConceptIndexInBackground(
   let built: Built | undefined;
   let failure: unknown;
   const run = (until: number): Built => {
-    if (failure !== undefined) throw failure as Error;
+    if (failure !== undefined) {
+      throw failure as Error;
+    }
     try {
       while (!built) {
         const step = steps.next();
-        if (step.done) built = step.value;
-        else if (performance.now() > until) break;
+        if (step.done) {
+          built = step.value;
+        } else if (performance.now() > until) {
+          break;
+        }
       }
     } catch (error) {
       failure = error;
@@ -770,11 +847,14 @@ export function createConceptIndexInBackground(
       try {
         run(performance.now() + sliceMs);
       } catch (error) {
-        reject(error as Error);
+        reject(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      if (built) resolve();
-      else setTimeout(slice, 0);
+      if (built) {
+        resolve();
+      } else {
+        setTimeout(slice, 0);
+      }
     };
     setTimeout(slice, 0);
   });

@@ -104,8 +104,12 @@ function mergeCap(a: Int32Array, b: Int32Array, cap: number): Int32Array {
     const x = i < a.length ? (a[i] as number) : Infinity;
     const y = j < b.length ? (b[j] as number) : Infinity;
     const v = x <= y ? x : y;
-    if (x === v) i++;
-    if (y === v) j++;
+    if (x === v) {
+      i++;
+    }
+    if (y === v) {
+      j++;
+    }
     out[n++] = v;
   }
   return n === out.length ? out : out.subarray(0, n);
@@ -190,8 +194,11 @@ export class RangeCursor {
     let hi = this.ids.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.ids[mid] as number) <= last) lo = mid + 1;
-      else hi = mid;
+      if ((this.ids[mid] as number) <= last) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
     this.pos = lo;
     return this.pos < this.ids.length ? (this.ids[this.pos] as number) : -1;
@@ -204,6 +211,8 @@ export class RangeCursor {
 
 function commonPrefix(a: string, b: string): string {
   let i = 0;
-  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) {
+    i++;
+  }
   return a.slice(0, i);
 }
