@@ -153,11 +153,14 @@ interface Timing {
   p50: number;
   p95: number;
   qps: number;
+  /** Processor time per query (user + system): what the work costs, less the machine's load. */
+  cpuMs?: number;
 }
 
 function timeQueries(queries: readonly string[], run: (q: string) => unknown): Timing {
   const latencies: number[] = [];
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (const query of queries.slice(-50)) {
     run(query); // warm-up, not timed
   }
@@ -167,7 +170,9 @@ function timeQueries(queries: readonly string[], run: (q: string) => unknown): T
     latencies.push(performance.now() - t0);
   }
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   return {
+    cpuMs: (used.user + used.system) / 1000 / queries.length,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     qps: queries.length / seconds,
@@ -227,6 +232,9 @@ function report(name: string, r: Timing) {
   console.log(`${name}.p50_ms: ${r.p50.toFixed(3)}`);
   console.log(`${name}.p95_ms: ${r.p95.toFixed(3)}`);
   console.log(`${name}.queries_per_second: ${r.qps.toFixed(0)}`);
+  if (r.cpuMs !== undefined) {
+    console.log(`${name}.cpu_ms_per_query: ${r.cpuMs.toFixed(3)}`);
+  }
 }
 
 /** FlexSearch's Index, when the package is installed (it is not a dependency of Loopdesk). */
@@ -415,8 +423,14 @@ for (const r of rows.slice(1)) {
   console.log(`${tag}.loopdesk.p95: ${x(r.ours.p95 / first.ours.p95)}`);
   console.log(`${tag}.loopdesk.queries_per_second: ${x(r.ours.qps / first.ours.qps)}`);
   console.log(`${tag}.loopdesk.build: ${x(r.buildMs / first.buildMs)}`);
+  console.log(
+    `${tag}.loopdesk.cpu_per_query: ${x((r.ours.cpuMs ?? NaN) / (first.ours.cpuMs ?? NaN))}`,
+  );
   if (r.reference && first.reference) {
     console.log(`${tag}.reference.p95: ${x(r.reference.p95 / first.reference.p95)}`);
+    console.log(
+      `${tag}.reference.cpu_per_query: ${x((r.reference.cpuMs ?? NaN) / (first.reference.cpuMs ?? NaN))}`,
+    );
   }
   if (r.minisearch && first.minisearch) {
     console.log(`${tag}.minisearch.p95: ${x(r.minisearch.p95 / first.minisearch.p95)}`);
