@@ -13,6 +13,7 @@
  *   BENCH_SIZES=100000,1000000   sizes (BENCH_CONCEPTS=N runs one size)
  *   BENCH_QUERIES=2000           queries for Loopdesk; BENCH_PEER_QUERIES=500 the first ones, for peers
  *   BENCH_PEERS=reference,minisearch,flexsearch,pg_trgm,recogniser   which peers and extras to run
+ *   BENCH_CANDIDATE_BUDGET=1024  candidates a Loopdesk search reads at most (the index's default)
  *   BENCH_LEGACY_GENERATOR=1     the generator before issue 22 (659 concepts repeated)
  *   BENCH_DATABASE_URL           PostgreSQL admin URL; the run creates and drops BENCH_TRGM_DB
  *                                (default bench_search)
@@ -38,6 +39,10 @@ const SIZES = (process.env.BENCH_SIZES ?? process.env.BENCH_CONCEPTS ?? '100000,
   .map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 2000);
 const PEER_QUERIES = Math.min(QUERIES, Number(process.env.BENCH_PEER_QUERIES ?? 500));
+/** Candidates a Loopdesk search reads at most (the index's default when unset). */
+const BUDGET = process.env.BENCH_CANDIDATE_BUDGET
+  ? { candidateBudget: Number(process.env.BENCH_CANDIDATE_BUDGET) }
+  : {};
 const PEERS = new Set(
   (process.env.BENCH_PEERS ?? 'reference,minisearch,flexsearch,pg_trgm,recogniser').split(','),
 );
@@ -287,7 +292,10 @@ for (const size of SIZES) {
 
   let before = memory();
   let t0 = performance.now();
-  let index: ReturnType<typeof createConceptIndex> | undefined = createConceptIndex(concepts);
+  let index: ReturnType<typeof createConceptIndex> | undefined = createConceptIndex(
+    concepts,
+    BUDGET,
+  );
   const buildMs = performance.now() - t0;
   const bytesPerName = (memory() - before) / names;
   console.log(`loopdesk.build_ms: ${buildMs.toFixed(0)}`);
