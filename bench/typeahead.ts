@@ -13,7 +13,7 @@
  *   BENCH_SIZES=100000,1000000   sizes (BENCH_CONCEPTS=N runs one size)
  *   BENCH_QUERIES=2000           queries for Loopdesk; BENCH_PEER_QUERIES=500 the first ones, for peers
  *   BENCH_PEERS=reference,minisearch,flexsearch,pg_trgm,recogniser   which peers and extras to run
- *   BENCH_CANDIDATE_BUDGET=1024  candidates a Loopdesk search reads at most (the index's default)
+ *   BENCH_CANDIDATE_BUDGET=4096  candidates a Loopdesk search reads at most (the index's default)
  *   BENCH_LEGACY_GENERATOR=1     the generator before issue 22 (659 concepts repeated)
  *   BENCH_DATABASE_URL           PostgreSQL admin URL; the run creates and drops BENCH_TRGM_DB
  *                                (default bench_search)

@@ -182,7 +182,7 @@ const TIE_READS = 256;
  * terminology have many thousands of candidates that all score alike; the budget keeps their cost
  * flat while the vocabulary grows, at the price of an exhaustive answer for them.
  */
-export const CANDIDATE_BUDGET = 1024;
+export const CANDIDATE_BUDGET = 4096;
 
 export interface ConceptIndexOptions {
   /** See `CANDIDATE_BUDGET`; `Infinity` reads every candidate that could enter the page. */
