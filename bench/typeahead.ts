@@ -1,12 +1,28 @@
 /**
- * bench/typeahead: concept search over 100,000 generated concepts, against a pg_trgm GIN query
- * on the same names in PostgreSQL and against MiniSearch, all in one run; and entity recognition
- * in characters per second. Prints `name: value` lines and ratios. Not a test: nothing asserts.
+ * bench/typeahead: concept search at the scale of a real terminology (issue 22). For each size
+ * (100,000, 350,000 and 1,000,000 generated concepts by default, in one run) it measures Loopdesk's
+ * concept search and, in the same run as peers, a pg_trgm GIN query on the same names in
+ * PostgreSQL, MiniSearch, FlexSearch (when installed) and today's implementation before issue 22
+ * (bench/typeahead-reference.ts, also the reference of the top-10 overlap); the bytes per concept
+ * name of the search index and per concept of the recogniser (heap and array buffers before and
+ * after building, after a full GC); and entity recognition in characters per second over a
+ * knowledge base grown by the generated concepts. Prints `name: value` lines, a table, and the
+ * growth ratios between sizes. Not a test: nothing asserts.
  *
- *   npm run bench:typeahead   (BENCH_DATABASE_URL, BENCH_CONCEPTS, BENCH_QUERIES to adjust)
+ *   npm run bench:typeahead
+ *   BENCH_SIZES=100000,1000000   sizes (BENCH_CONCEPTS=N runs one size)
+ *   BENCH_QUERIES=2000           queries for Loopdesk; BENCH_PEER_QUERIES=500 the first ones, for peers
+ *   BENCH_PEERS=reference,minisearch,flexsearch,pg_trgm,recogniser   which peers and extras to run
+ *   BENCH_CANDIDATE_BUDGET=4096  candidates a Loopdesk search reads at most (the index's default)
+ *   BENCH_LEGACY_GENERATOR=1     the generator before issue 22 (659 concepts repeated)
+ *   BENCH_DATABASE_URL           PostgreSQL admin URL; the run creates and drops BENCH_TRGM_DB
+ *                                (default bench_search)
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import MiniSearch from 'minisearch';
 import pg from 'pg';
 import { createConceptIndex } from '../packages/clinical/src/search/concept-search.ts';
@@ -14,15 +30,43 @@ import { loadKnowledgeBase } from '../packages/clinical/src/kb/integrity.ts';
 import type { Concept } from '../packages/clinical/src/kb/format.ts';
 import { createRecogniser } from '../packages/clinical/src/nlp/recognise.ts';
 import { CHAT_MESSAGES } from '../packages/clinical/src/nlp/__fixtures__/chat-messages.ts';
+import { createConceptIndex as createReferenceIndex } from './typeahead-reference.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const COUNT = Number(process.env.BENCH_CONCEPTS ?? 100_000);
+const TRGM_DB = process.env.BENCH_TRGM_DB ?? 'bench_search';
+const SIZES = (process.env.BENCH_SIZES ?? process.env.BENCH_CONCEPTS ?? '100000,350000,1000000')
+  .split(',')
+  .map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 2000);
+const PEER_QUERIES = Math.min(QUERIES, Number(process.env.BENCH_PEER_QUERIES ?? 500));
+/** Candidates a Loopdesk search reads at most (the index's default when unset). */
+const BUDGET = process.env.BENCH_CANDIDATE_BUDGET
+  ? { candidateBudget: Number(process.env.BENCH_CANDIDATE_BUDGET) }
+  : {};
+const PEERS = new Set(
+  (process.env.BENCH_PEERS ?? 'reference,minisearch,flexsearch,pg_trgm,recogniser').split(','),
+);
 
-// A small deterministic generator, so every run searches the same names.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+/** Heap plus array buffers (typed arrays live outside the heap), after full collections. */
+function memory(): number {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+// A small deterministic generator, so every run searches the same names. Before issue 22 it
+// multiplied in floating point, lost the low bits and repeated itself after about 10,000 draws:
+// the generated "terminology" was the same 659 concepts over and over (1,000,000 concepts were
+// 1,500 copies of each). BENCH_LEGACY_GENERATOR=1 brings that back, to compare with old figures.
+const LEGACY = process.env.BENCH_LEGACY_GENERATOR === '1';
 let seed = 42;
 const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  seed = LEGACY
+    ? (seed * 1_103_515_245 + 12_345) % 2 ** 31
+    : (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
   return seed / 2 ** 31;
 };
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -68,9 +112,10 @@ const word = () =>
   Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join('');
 const phrase = () => Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(' ');
 
-function generateConcepts(): Concept[] {
+function generateConcepts(count: number): Concept[] {
+  seed = 42; // every size starts the same: 100,000 is the start of 1,000,000
   const concepts: Concept[] = [];
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < count; i++) {
     concepts.push({
       id: `BENCH:${i}`,
       canonicalName: phrase(),
@@ -109,36 +154,44 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-function timeQueries(
-  queries: readonly string[],
-  run: (q: string) => unknown,
-): { p50: number; p95: number; qps: number } {
+interface Timing {
+  p50: number;
+  p95: number;
+  qps: number;
+  /** Processor time per query (user + system): what the work costs, less the machine's load. */
+  cpuMs?: number;
+}
+
+function timeQueries(queries: readonly string[], run: (q: string) => unknown): Timing {
   const latencies: number[] = [];
   const started = performance.now();
+  const cpu = process.cpuUsage();
+  for (const query of queries.slice(-50)) {
+    run(query); // warm-up, not timed
+  }
   for (const query of queries) {
     const t0 = performance.now();
     run(query);
     latencies.push(performance.now() - t0);
   }
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   return {
+    cpuMs: (used.user + used.system) / 1000 / queries.length,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     qps: queries.length / seconds,
   };
 }
 
-async function pgTrgm(
-  concepts: readonly Concept[],
-  queries: readonly string[],
-): Promise<{ p50: number; p95: number; qps: number }> {
+async function pgTrgm(concepts: readonly Concept[], queries: readonly string[]): Promise<Timing> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query('drop database if exists loopdesk_bench_trgm with (force)');
-  await admin.query('create database loopdesk_bench_trgm');
+  await admin.query(`drop database if exists ${TRGM_DB} with (force)`);
+  await admin.query(`create database ${TRGM_DB}`);
   await admin.end();
   const url = new URL(ADMIN_URL);
-  url.pathname = '/loopdesk_bench_trgm';
+  url.pathname = `/${TRGM_DB}`;
   const client = new pg.Client({ connectionString: url.href });
   await client.connect();
   await client.query('create extension if not exists pg_trgm');
@@ -169,6 +222,10 @@ async function pgTrgm(
   }
   const seconds = (performance.now() - started) / 1000;
   await client.end();
+  const cleanup = new pg.Client({ connectionString: ADMIN_URL });
+  await cleanup.connect();
+  await cleanup.query(`drop database if exists ${TRGM_DB} with (force)`);
+  await cleanup.end();
   return {
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
@@ -176,58 +233,226 @@ async function pgTrgm(
   };
 }
 
-function report(name: string, r: { p50: number; p95: number; qps: number }) {
+function report(name: string, r: Timing) {
   console.log(`${name}.p50_ms: ${r.p50.toFixed(3)}`);
   console.log(`${name}.p95_ms: ${r.p95.toFixed(3)}`);
   console.log(`${name}.queries_per_second: ${r.qps.toFixed(0)}`);
+  if (r.cpuMs !== undefined) {
+    console.log(`${name}.cpu_ms_per_query: ${r.cpuMs.toFixed(3)}`);
+  }
 }
 
-const concepts = generateConcepts();
-const queries = queriesFor(concepts);
-console.log(`concepts: ${COUNT}`);
-console.log(`queries: ${QUERIES}`);
+/** FlexSearch's Index, when the package is installed (it is not a dependency of Loopdesk). */
+interface FlexIndex {
+  add(id: number, text: string): unknown;
+  search(query: string, limit: number): unknown;
+}
+async function loadFlexSearch(): Promise<(new (options: object) => FlexIndex) | undefined> {
+  try {
+    createRequire(import.meta.url).resolve('flexsearch');
+  } catch {
+    return undefined;
+  }
+  const name = 'flexsearch';
+  const module = (await import(name)) as { default?: { Index?: unknown }; Index?: unknown };
+  return (module.Index ?? module.default?.Index) as new (options: object) => FlexIndex;
+}
 
-let t0 = performance.now();
-const index = createConceptIndex(concepts);
-console.log(`loopdesk.build_ms: ${(performance.now() - t0).toFixed(0)}`);
-const ours = timeQueries(queries, (q) => index.search(q, { limit: 20 }));
-report('loopdesk', ours);
+interface Row {
+  size: number;
+  names: number;
+  buildMs: number;
+  bytesPerName: number;
+  ours: Timing;
+  oursPeerSet: Timing;
+  reference?: Timing & { buildMs: number; bytesPerName: number; overlap: number; same: number };
+  minisearch?: Timing & { buildMs: number };
+  flexsearch?: Timing & { buildMs: number };
+  trgm?: Timing;
+  ner?: { charactersPerSecond: number; bytesPerConcept: number; buildMs: number };
+}
 
-t0 = performance.now();
-const mini = new MiniSearch<{ id: string; name: string; aliases: string }>({
-  fields: ['name', 'aliases'],
-  storeFields: ['name'],
-});
-mini.addAll(
-  concepts.map((c) => ({ id: c.id, name: c.canonicalName, aliases: c.aliases.join(' ') })),
-);
-console.log(`minisearch.build_ms: ${(performance.now() - t0).toFixed(0)}`);
-const theirs = timeQueries(queries, (q) =>
-  mini.search(q, { prefix: true, fuzzy: 0.2 }).slice(0, 20),
-);
-report('minisearch', theirs);
-
-const trgm = await pgTrgm(concepts, queries);
-report('pg_trgm', trgm);
-
-console.log(`ratio.p95_vs_pg_trgm: ${(ours.p95 / trgm.p95).toFixed(2)}`);
-console.log(`ratio.qps_vs_minisearch: ${(ours.qps / theirs.qps).toFixed(2)}`);
-
-// Entity recognition over the shipped knowledge base, in characters per second.
 const kb = loadKnowledgeBase(
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../data/kb/kb.json'), 'utf8')),
 );
-const recogniser = createRecogniser(kb.items.concepts);
 const texts = CHAT_MESSAGES.map((m) => m.text);
-let characters = 0;
-t0 = performance.now();
-for (let round = 0; round < 50; round++) {
-  for (const text of texts) {
-    recogniser.recognise(text);
-    characters += text.length;
+const FlexSearch = PEERS.has('flexsearch') ? await loadFlexSearch() : undefined;
+if (PEERS.has('flexsearch') && !FlexSearch) {
+  console.log('flexsearch: not installed (not a dependency; not measured)');
+}
+console.log(`queries: ${QUERIES} (peers: the first ${PEER_QUERIES})`);
+const rows: Row[] = [];
+
+for (const size of SIZES) {
+  let concepts: Concept[] | undefined = generateConcepts(size);
+  const queries = queriesFor(concepts);
+  const peerQueries = queries.slice(0, PEER_QUERIES);
+  const names = concepts.reduce((n, c) => n + 1 + c.aliases.length, 0);
+  console.log(`\n# ${size} concepts, ${names} names`);
+
+  let before = memory();
+  let t0 = performance.now();
+  let index: ReturnType<typeof createConceptIndex> | undefined = createConceptIndex(
+    concepts,
+    BUDGET,
+  );
+  const buildMs = performance.now() - t0;
+  const bytesPerName = (memory() - before) / names;
+  console.log(`loopdesk.build_ms: ${buildMs.toFixed(0)}`);
+  console.log(`loopdesk.index_bytes_per_name: ${bytesPerName.toFixed(0)}`);
+  const ours = timeQueries(queries, (q) => index?.search(q, { limit: 20 }));
+  report('loopdesk', ours);
+  const oursPeerSet = timeQueries(peerQueries, (q) => index?.search(q, { limit: 20 }));
+  const row: Row = { size, names, buildMs, bytesPerName, ours, oursPeerSet };
+
+  if (PEERS.has('reference')) {
+    before = memory();
+    t0 = performance.now();
+    let reference: ReturnType<typeof createReferenceIndex> | undefined =
+      createReferenceIndex(concepts);
+    const refBuildMs = performance.now() - t0;
+    const refBytes = (memory() - before) / names;
+    const timing = timeQueries(peerQueries, (q) => reference?.search(q, { limit: 20 }));
+    // Overlap of the top 10 with today's implementation, and pages identical in order.
+    let overlap = 0;
+    let same = 0;
+    for (const q of peerQueries) {
+      const ids = (index.search(q, { limit: 10 }) ?? []).map((r) => r.conceptId);
+      const refIds = reference.search(q, { limit: 10 }).map((r) => r.conceptId);
+      const shared = ids.filter((id) => refIds.includes(id)).length;
+      overlap +=
+        Math.max(ids.length, refIds.length) === 0
+          ? 1
+          : shared / Math.max(ids.length, refIds.length);
+      same += ids.join('\n') === refIds.join('\n') ? 1 : 0;
+    }
+    reference = undefined;
+    row.reference = {
+      ...timing,
+      buildMs: refBuildMs,
+      bytesPerName: refBytes,
+      overlap: overlap / peerQueries.length,
+      same: same / peerQueries.length,
+    };
+    console.log(`reference.build_ms: ${refBuildMs.toFixed(0)}`);
+    console.log(`reference.index_bytes_per_name: ${refBytes.toFixed(0)}`);
+    report('reference', timing);
+    console.log(`overlap_top10_vs_reference: ${row.reference.overlap.toFixed(4)}`);
+    console.log(`same_top10_order_vs_reference: ${row.reference.same.toFixed(4)}`);
+  }
+
+  if (PEERS.has('minisearch')) {
+    t0 = performance.now();
+    let mini: MiniSearch<{ id: string; name: string; aliases: string }> | undefined =
+      new MiniSearch<{ id: string; name: string; aliases: string }>({
+        fields: ['name', 'aliases'],
+        storeFields: ['name'],
+      });
+    mini.addAll(
+      concepts.map((c) => ({ id: c.id, name: c.canonicalName, aliases: c.aliases.join(' ') })),
+    );
+    const miniBuildMs = performance.now() - t0;
+    const timing = timeQueries(peerQueries, (q) =>
+      mini?.search(q, { prefix: true, fuzzy: 0.2 }).slice(0, 20),
+    );
+    mini = undefined;
+    row.minisearch = { ...timing, buildMs: miniBuildMs };
+    console.log(`minisearch.build_ms: ${miniBuildMs.toFixed(0)}`);
+    report('minisearch', timing);
+  }
+
+  if (FlexSearch) {
+    t0 = performance.now();
+    let flex: FlexIndex | undefined = new FlexSearch({ tokenize: 'forward', resolution: 9 });
+    concepts.forEach((c, i) => flex?.add(i, [c.canonicalName, ...c.aliases].join(' ; ')));
+    const flexBuildMs = performance.now() - t0;
+    const timing = timeQueries(peerQueries, (q) => flex?.search(q, 20));
+    flex = undefined;
+    row.flexsearch = { ...timing, buildMs: flexBuildMs };
+    console.log(`flexsearch.build_ms: ${flexBuildMs.toFixed(0)}`);
+    report('flexsearch', timing);
+  }
+
+  if (PEERS.has('pg_trgm')) {
+    row.trgm = await pgTrgm(concepts, peerQueries);
+    report('pg_trgm', row.trgm);
+  }
+  index = undefined;
+
+  if (PEERS.has('recogniser')) {
+    // Recognition over the shipped knowledge base grown by the generated concepts: the chat
+    // messages do not get longer, only the dictionary does.
+    const all = [...kb.items.concepts, ...concepts];
+    before = memory();
+    t0 = performance.now();
+    let recogniser: ReturnType<typeof createRecogniser> | undefined = createRecogniser(all);
+    const nerBuildMs = performance.now() - t0;
+    const bytesPerConcept = (memory() - before) / all.length;
+    let characters = 0;
+    t0 = performance.now();
+    for (let round = 0; round < 20; round++) {
+      for (const text of texts) {
+        recogniser.recognise(text);
+        characters += text.length;
+      }
+    }
+    const charactersPerSecond = characters / ((performance.now() - t0) / 1000);
+    recogniser = undefined;
+    row.ner = { charactersPerSecond, bytesPerConcept, buildMs: nerBuildMs };
+    console.log(`ner.build_ms: ${nerBuildMs.toFixed(0)}`);
+    console.log(`ner.recogniser_bytes_per_concept: ${bytesPerConcept.toFixed(0)}`);
+    console.log(`ner.characters_per_second: ${charactersPerSecond.toFixed(0)}`);
+  }
+  concepts = undefined;
+  rows.push(row);
+}
+
+// The table (Markdown) and the growth ratios against the first size.
+const ms = (v: number | undefined) => (v === undefined ? '–' : `${v.toFixed(2)} ms`);
+const x = (v: number | undefined) =>
+  v === undefined || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`;
+console.log(
+  '\n| concepts | p50 | p95 | queries/s | build | bytes/name | before (reference) p95 | top-10 overlap | vs pg_trgm p95 | vs MiniSearch p95 | vs FlexSearch p95 | recognition chars/s | recogniser bytes/concept |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.size.toLocaleString('en')} | ${ms(r.ours.p50)} | ${ms(r.ours.p95)} | ${r.ours.qps.toFixed(0)} | ${(r.buildMs / 1000).toFixed(2)} s | ${r.bytesPerName.toFixed(0)} | ${ms(r.reference?.p95)} | ${r.reference ? r.reference.overlap.toFixed(3) : '–'} | ${x(r.trgm && r.oursPeerSet.p95 / r.trgm.p95)} | ${x(r.minisearch && r.oursPeerSet.p95 / r.minisearch.p95)} | ${x(r.flexsearch && r.oursPeerSet.p95 / r.flexsearch.p95)} | ${r.ner ? r.ner.charactersPerSecond.toFixed(0) : '–'} | ${r.ner ? r.ner.bytesPerConcept.toFixed(0) : '–'} |`,
+  );
+}
+const first = rows[0];
+for (const r of rows.slice(1)) {
+  if (!first) {
+    break;
+  }
+  const tag = `growth.${r.size}_vs_${first.size}`;
+  console.log(`\n${tag}.concepts: ${x(r.size / first.size)}`);
+  console.log(`${tag}.loopdesk.p50: ${x(r.ours.p50 / first.ours.p50)}`);
+  console.log(`${tag}.loopdesk.p95: ${x(r.ours.p95 / first.ours.p95)}`);
+  console.log(`${tag}.loopdesk.queries_per_second: ${x(r.ours.qps / first.ours.qps)}`);
+  console.log(`${tag}.loopdesk.build: ${x(r.buildMs / first.buildMs)}`);
+  console.log(
+    `${tag}.loopdesk.cpu_per_query: ${x((r.ours.cpuMs ?? NaN) / (first.ours.cpuMs ?? NaN))}`,
+  );
+  if (r.reference && first.reference) {
+    console.log(`${tag}.reference.p95: ${x(r.reference.p95 / first.reference.p95)}`);
+    console.log(
+      `${tag}.reference.cpu_per_query: ${x((r.reference.cpuMs ?? NaN) / (first.reference.cpuMs ?? NaN))}`,
+    );
+  }
+  if (r.minisearch && first.minisearch) {
+    console.log(`${tag}.minisearch.p95: ${x(r.minisearch.p95 / first.minisearch.p95)}`);
+  }
+  if (r.flexsearch && first.flexsearch) {
+    console.log(`${tag}.flexsearch.p95: ${x(r.flexsearch.p95 / first.flexsearch.p95)}`);
+  }
+  if (r.trgm && first.trgm) {
+    console.log(`${tag}.pg_trgm.p95: ${x(r.trgm.p95 / first.trgm.p95)}`);
+  }
+  if (r.ner && first.ner) {
+    console.log(
+      `${tag}.ner.characters_per_second: ${x(r.ner.charactersPerSecond / first.ner.charactersPerSecond)}`,
+    );
   }
 }
-console.log(
-  `ner.characters_per_second: ${(characters / ((performance.now() - t0) / 1000)).toFixed(0)}`,
-);
 process.exit(0);

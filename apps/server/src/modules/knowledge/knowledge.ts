@@ -2,7 +2,11 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Concept, KnowledgeBase } from '@loopdesk/clinical/kb/format.ts';
 import { loadKnowledgeBase } from '@loopdesk/clinical/kb/integrity.ts';
-import { createConceptIndex, type ConceptIndex } from '@loopdesk/clinical/search/concept-search.ts';
+import {
+  createConceptIndex,
+  createConceptIndexInBackground,
+  type ConceptIndex,
+} from '@loopdesk/clinical/search/concept-search.ts';
 import { createRecogniser, type Recogniser } from '@loopdesk/clinical/nlp/recognise.ts';
 import {
   createDifferentialModel,
@@ -61,13 +65,23 @@ export function loadKnowledge(kbPath: string): Knowledge {
   return knowledge;
 }
 
+/**
+ * From this many concepts on, concept search is indexed in the background (steps of about 10 ms
+ * between other work, issue 22): the server answers `/healthz` and its other routes meanwhile, and
+ * a search that comes first finishes the build then. A smaller KB is indexed at once (under 0.2 s).
+ */
+export const BACKGROUND_INDEX_CONCEPTS = 50_000;
+
 /** Indexes a (checked) knowledge base: concept search, recogniser, differential. */
 export function buildKnowledge(file: string, kb: KnowledgeBase): Knowledge {
   return {
     path: file,
     kb,
     byId: new Map(kb.items.concepts.map((c) => [c.id, c])),
-    index: createConceptIndex(kb.items.concepts),
+    index:
+      kb.items.concepts.length >= BACKGROUND_INDEX_CONCEPTS
+        ? createConceptIndexInBackground(kb.items.concepts)
+        : createConceptIndex(kb.items.concepts),
     recogniser: createRecogniser(kb.items.concepts),
     differential: createDifferentialModel(kb.items),
   };

@@ -1,0 +1,218 @@
+/**
+ * Sorted keys with a postings list each, searched by prefix, for concept search (issue 22).
+ *
+ * The keys (vocabulary tokens, or whole normalised names) are sorted, so the keys that start with a
+ * prefix are one range, found by binary search; the sorted array is also an implicit trie (a
+ * node's children are the runs of equal characters at its depth), walked by the typo automaton.
+ * Postings are entry ids, ascending, and entry ids are given in the order of the entries' length,
+ * so the first ids of a union are the best-placed entries. For every prefix whose range holds more
+ * than `HEAVY` postings, the first `TOP` distinct ids of the union are kept ready ("heavy lists"):
+ * a short prefix costs the same as a long one until a search needs more than those.
+ */
+
+/** A prefix range with more postings than this keeps its first ids ready. */
+export const HEAVY = 256;
+/** How many ids a heavy prefix keeps ready. */
+export const TOP = 64;
+
+export interface PrefixLists {
+  /** Sorted (UTF-16 code unit order), distinct. */
+  readonly keys: readonly string[];
+  /** Postings of key k: ids[offsets[k] .. offsets[k + 1]), ascending and distinct. */
+  readonly offsets: Int32Array;
+  readonly ids: Int32Array;
+  /** The first `TOP` distinct ids under each prefix holding more than `HEAVY` postings. */
+  readonly heavy: Map<string, Int32Array>;
+}
+
+/** First index whose key is not below `key`. */
+export function lowerBound(keys: readonly string[], key: string, lo = 0, hi = keys.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((keys[mid] as string) < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+/** The range of keys starting with `prefix`. */
+export function prefixRange(keys: readonly string[], prefix: string): [number, number] {
+  const lo = lowerBound(keys, prefix);
+  return [lo, lowerBound(keys, `${prefix}\uffff`, lo)];
+}
+
+/** End of the run of keys in [start, hi) that have the same character at `depth` as keys[start]. */
+export function childEnd(
+  keys: readonly string[],
+  start: number,
+  hi: number,
+  depth: number,
+): number {
+  const c = (keys[start] as string).charCodeAt(depth);
+  let lo = start + 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((keys[mid] as string).charCodeAt(depth) <= c) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+export function postingCount(lists: PrefixLists, lo: number, hi: number): number {
+  return (lists.offsets[hi] as number) - (lists.offsets[lo] as number);
+}
+
+/** Sorts and removes repeats in place; returns the distinct prefix, at most `cap` long. */
+function sortDistinct(values: Int32Array, cap: number): Int32Array {
+  values.sort();
+  let n = 0;
+  for (let i = 0; i < values.length && n < cap; i++) {
+    const v = values[i] as number;
+    if (n === 0 || values[n - 1] !== v) {
+      values[n++] = v;
+    }
+  }
+  return values.subarray(0, n);
+}
+
+/** Every id under keys [lo, hi), ascending and distinct (at most `cap`). */
+export function collect(lists: PrefixLists, lo: number, hi: number, cap = Infinity): Int32Array {
+  const from = lists.offsets[lo] as number;
+  const to = lists.offsets[hi] as number;
+  if (hi - lo === 1) {
+    return lists.ids.subarray(from, Math.min(to, from + cap));
+  }
+  return sortDistinct(lists.ids.slice(from, to), cap);
+}
+
+/** The first `cap` distinct ids of two ascending lists. */
+function mergeCap(a: Int32Array, b: Int32Array, cap: number): Int32Array {
+  if (a.length === 0) {
+    return b.length <= cap ? b : b.subarray(0, cap);
+  }
+  const out = new Int32Array(Math.min(cap, a.length + b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (n < out.length && (i < a.length || j < b.length)) {
+    const x = i < a.length ? (a[i] as number) : Infinity;
+    const y = j < b.length ? (b[j] as number) : Infinity;
+    const v = x <= y ? x : y;
+    if (x === v) {
+      i++;
+    }
+    if (y === v) {
+      j++;
+    }
+    out[n++] = v;
+  }
+  return n === out.length ? out : out.subarray(0, n);
+}
+
+/** Adds the heavy lists to sorted keys and their postings (CSR). */
+export function createPrefixLists(
+  keys: readonly string[],
+  offsets: Int32Array,
+  ids: Int32Array,
+): PrefixLists {
+  const lists = { keys, offsets, ids, heavy: new Map<string, Int32Array>() };
+  // Bottom-up over the implicit trie: a heavy node's list merges its children's lists.
+  const visit = (lo: number, hi: number, depth: number): Int32Array | undefined => {
+    if (postingCount(lists, lo, hi) <= HEAVY) {
+      return undefined;
+    }
+    let list: Int32Array = new Int32Array(0);
+    let start = lo;
+    if ((keys[lo] as string).length === depth) {
+      list = collect(lists, lo, lo + 1, TOP);
+      start++;
+    }
+    while (start < hi) {
+      const end = childEnd(keys, start, hi, depth);
+      const child = visit(start, end, depth + 1) ?? collect(lists, start, end, TOP);
+      list = mergeCap(list, child, TOP);
+      start = end;
+    }
+    if (depth > 0) {
+      lists.heavy.set((keys[lo] as string).slice(0, depth), list);
+    }
+    return list;
+  };
+  if (keys.length > 0) {
+    visit(0, keys.length, 0);
+  }
+  return lists;
+}
+
+/**
+ * Ascending distinct ids under a prefix range: the heavy list first, then (rarely, when a search
+ * reads past it) the whole range.
+ */
+export class RangeCursor {
+  private ids: Int32Array;
+  private pos = 0;
+  private complete: boolean;
+
+  constructor(
+    private readonly lists: PrefixLists,
+    private readonly lo: number,
+    private readonly hi: number,
+  ) {
+    const count = postingCount(lists, lo, hi);
+    const heavy =
+      count > HEAVY && hi > lo
+        ? lists.heavy.get(commonPrefix(lists.keys[lo] as string, lists.keys[hi - 1] as string))
+        : undefined;
+    if (heavy) {
+      this.ids = heavy;
+      this.complete = heavy.length < TOP;
+    } else {
+      this.ids = collect(lists, lo, hi);
+      this.complete = true;
+    }
+  }
+
+  /** The next id, or -1 when there is none. */
+  peek(): number {
+    if (this.pos < this.ids.length) {
+      return this.ids[this.pos] as number;
+    }
+    if (this.complete) {
+      return -1;
+    }
+    const last = this.ids[this.ids.length - 1] as number;
+    this.ids = collect(this.lists, this.lo, this.hi);
+    this.complete = true;
+    // First id past the last one given.
+    let lo = 0;
+    let hi = this.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.ids[mid] as number) <= last) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    this.pos = lo;
+    return this.pos < this.ids.length ? (this.ids[this.pos] as number) : -1;
+  }
+
+  advance(): void {
+    this.pos++;
+  }
+}
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) {
+    i++;
+  }
+  return a.slice(0, i);
+}
