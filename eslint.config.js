@@ -34,6 +34,7 @@ const serverModuleImports = {
   'conversation-insights': ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
   'data-preparation': ['./knowledge'],
+  authoring: ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
   summaries: ['./jobs', './conversations'],
   system: [],
@@ -49,6 +50,7 @@ const serverTopModules = [
   'async-jobs',
   'conversation-insights',
   'data-preparation',
+  'authoring',
   'analytics',
 ];
 const serverModuleZones = [
