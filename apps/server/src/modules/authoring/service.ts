@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import {
   CLASSIFICATION_SYSTEMS,
   PORTAL_SYSTEM,
-  type AnnotationSet,
+  AnnotationSet,
   type DataPreparationJob,
   type DataPreparationStatus,
 } from '@loopdesk/contracts/data-preparation.ts';
@@ -18,7 +18,7 @@ import {
   type AuthoringJob,
   type AuthoringJobSummary,
   type AuthoringJobType,
-  type DraftSet,
+  DraftSet,
   type ReviewAnnotationsBody,
   type SaveDraftBody,
   type SubmitAnnotationsBody,
@@ -87,8 +87,16 @@ const umlsOf = (job: DataPreparationJob) =>
 
 const textOf = (row: AuthoringRow): string => row.job.preparedText ?? row.extracted_text;
 
-const draftOf = (job: DataPreparationJob): DraftSet | null =>
-  (job.annotationsDraft as DraftSet | null | undefined) ?? null;
+// A stored set that does not have the shape (written before these calls existed) reads as none
+// rather than failing the whole job.
+const draftOf = (job: DataPreparationJob): DraftSet | null => {
+  const parsed = DraftSet.safeParse(job.annotationsDraft);
+  return parsed.success ? parsed.data : null;
+};
+const annotationsOf = (job: DataPreparationJob): AnnotationSet | null => {
+  const parsed = AnnotationSet.safeParse(job.annotations);
+  return parsed.success ? parsed.data : null;
+};
 const reviewOf = (job: DataPreparationJob): AnnotationReview | null =>
   (job as { annotationReview?: AnnotationReview | null }).annotationReview ?? null;
 
@@ -235,7 +243,7 @@ export function createAuthoringService(deps: {
             class: concept?.class ?? null,
           }
         : null,
-      annotations: row.job.annotations ?? null,
+      annotations: annotationsOf(row.job),
       annotationsDraft: draft,
       draftRestorable: draft?.provenance.system === PORTAL_SYSTEM,
       version: row.annotation_version,
@@ -528,7 +536,7 @@ export function createAuthoringService(deps: {
           fourEyes(row, actor);
           await notHeldByOther(row, actor, trx);
           await sameVersion(row, body.version, trx);
-          const submitted = row.job.annotations;
+          const submitted = annotationsOf(row.job);
           if (!submitted) {
             throw new AuthoringConflictError(
               `'${row.job.displayName}' has no submitted annotations to review.`,
