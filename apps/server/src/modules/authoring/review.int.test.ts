@@ -238,6 +238,51 @@ describe('authoring review: return with a comment, approve into the knowledge ba
     expect(await audits(t, 'authoring.annotations.reviewed', key)).toBe(2);
   });
 
+  it('the demo has two documents waiting in annotation; the pancreatitis one goes all the way', async () => {
+    const items = (await ann.list('?jobType=annotation')).json<{
+      items: { key: string; displayName: string; jobType: string }[];
+    }>().items;
+    const names = items.map((i) => i.displayName);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Demo guideline: acute pancreatitis',
+        'Demo guideline: acne vulgaris',
+      ]),
+    );
+    const demo = items.find((i) => i.displayName === 'Demo guideline: acute pancreatitis');
+    const job = await ann.job(demo?.key ?? '');
+    expect(job.documentConcept).toMatchObject({ cui: 'C0001339', conceptId: 'LD:pancreatitis' });
+    const vomiting = entityAt(job.preparedText, 'vomiting', {
+      category: 'Symptom',
+      CUI: 'C0042963',
+    });
+    expect((await ann.take(job.key)).statusCode).toBe(200);
+    const submitted = await ann.submit(job.key, {
+      version: 0,
+      annotations: {
+        entities: [vomiting],
+        relationships: [rowOf(vomiting, 'Symptom', 'Medium')],
+        provenance: provenance(),
+      },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    expect((await bob.take(job.key)).statusCode).toBe(200);
+    const approved = await bob.review(job.key, {
+      version: 1,
+      outcome: 'approve',
+      entities: [{ id: vomiting.id, decision: 'accept' }],
+      relationships: [{ id: vomiting.id, decision: 'accept' }],
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    // The pair existed (weight High): the document re-weights it and joins its provenance.
+    const response = await get(
+      `/internal/intelligence/ontology/models/conditions/${encodeURIComponent('LD:pancreatitis')}/_subgraph`,
+    );
+    expect(response.json<{ edges: unknown[] }>().edges).toContainEqual(
+      expect.objectContaining({ from: 'LD:pancreatitis', to: 'LD:vomiting', weight: 0.5 }),
+    );
+  });
+
   it('the differential serves the approved relationship', async () => {
     expect(await asthmaEvidence()).toContain('LD:fatigue');
   });
