@@ -232,6 +232,8 @@ export const AnnotationReview = z.object({
   relationships: z.array(z.object({ id: z.string(), decision: ReviewDecision })),
   /** Set on approval when the knowledge base changed. */
   kbRevision: KbRevisionRef.nullable(),
+  /** Approved rows that link nothing in the knowledge base, and why (the document's own concept…). */
+  notLinked: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
 });
 export type AnnotationReview = z.infer<typeof AnnotationReview>;
 

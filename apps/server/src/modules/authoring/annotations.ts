@@ -98,10 +98,7 @@ export interface SetContext {
   /** The prepared text the offsets count in. */
   readonly text: string;
   readonly lookup: ConceptLookup;
-  /** The document's concept in the knowledge base (its CUI from data preparation). */
-  readonly documentConcept: Concept | undefined;
-  readonly documentCui: string | null;
-  /** A submission or an approval: every entity complete, every relationship linkable. */
+  /** A submission or an approval: every entity complete. */
   readonly complete: boolean;
   /** Where the set is in the body: `body.annotations`. */
   readonly base: string;
@@ -117,8 +114,7 @@ export interface SetCheck {
 /**
  * Checks an annotation set against the prepared text and the knowledge base: spans inside the
  * text, not overlapping, each extract the text of its span, every CUI a concept of the knowledge
- * base, relationships naming an entity of the set; for a submission also every entity complete
- * and every relationship one the knowledge base can hold.
+ * base, relationships naming an entity of the set; for a submission also every entity complete.
  */
 export function checkSet(
   set: { entities: readonly AnnotatedEntity[]; relationships: readonly AnnotatedRelationship[] },
@@ -219,32 +215,36 @@ export function checkSet(
         message: `must be the extract of its entity, ${quote(entity.extract)}`,
       });
     }
-    if (!complete) {
-      return;
-    }
-    const concept = lookup.resolve(entity.CUI);
-    if (!concept) {
-      return; // said of the entity
-    }
-    const document = context.documentConcept;
-    if (!document || document.class !== 'condition') {
-      problems.push({
-        path: `${at}.id`,
-        message: `cannot be linked: the document's concept (${context.documentCui ?? 'no CUI'}) is not a condition of the knowledge base; correct its CUI in data preparation or remove the relationship`,
-      });
-    } else if (concept.id === document.id) {
-      problems.push({
-        path: `${at}.id`,
-        message: `links the document's concept, ${document.canonicalName}, to itself`,
-      });
-    } else if (!LINK_OF_CLASS[concept.class]) {
-      problems.push({
-        path: `${at}.id`,
-        message: `cannot be linked: ${concept.canonicalName} is a ${concept.class}, and the knowledge base links a condition to observations, signs, symptoms, risk factors, body systems, anatomical locations, pathological processes, medications and conditions`,
-      });
-    }
   });
   return { problems, incomplete };
+}
+
+/**
+ * Why an approved relationship row links nothing in the knowledge base, or null when it links the
+ * document's condition to the entity's concept. Such a row is no error (the screen gives every
+ * annotated entity a row, the document's own concept included); the approval says which rows
+ * linked nothing (`review.notLinked`).
+ */
+export function unlinkedReason(
+  entityCui: string | null | undefined,
+  lookup: ConceptLookup,
+  document: Concept | undefined,
+  documentCui: string | null,
+): string | null {
+  const concept = lookup.resolve(entityCui);
+  if (!concept) {
+    return `its concept ${quote(entityCui ?? '')} is not in the knowledge base`;
+  }
+  if (!document || document.class !== 'condition') {
+    return `the document's concept (${documentCui ?? 'no CUI'}) is not a condition of the knowledge base`;
+  }
+  if (concept.id === document.id) {
+    return `it is the document's own concept, ${document.canonicalName}`;
+  }
+  if (!LINK_OF_CLASS[concept.class]) {
+    return `${concept.canonicalName} is a ${concept.class}: the knowledge base links a condition to observations, signs, symptoms, risk factors, body systems, anatomical locations, pathological processes, medications and conditions`;
+  }
+  return null;
 }
 
 /** The data part of a complete entity (spec 2 §3 "On submit only the data part is sent"). */

@@ -317,14 +317,6 @@ describe('authoring: holding, draft, submit, four eyes and bad input (spec 2 §4
         }
       }
     }
-    // A relationship the knowledge base cannot hold (a condition linked to itself) on submit.
-    const self = entityAt(TEXT, 'asthma', { category: 'Other', CUI: 'C0004096' });
-    const selfLink = await ann.submit(key, {
-      version: 0,
-      annotations: set([self], [{ id: self.id, entity: 'asthma', category: 'Other', weight: '' }]),
-    });
-    expect(selfLink.statusCode).toBe(400);
-    expect(selfLink.json().message).toMatch(/to itself/);
     // A stale or missing version.
     expect((await ann.draft(key, { version: 7, annotations: set([fatigue()]) })).statusCode).toBe(
       409,

@@ -256,12 +256,20 @@ describe('authoring review: return with a comment, approve into the knowledge ba
       category: 'Symptom',
       CUI: 'C0042963',
     });
+    // The document's own concept gets a row too (the screen gives every entity one): no error.
+    const itself = entityAt(job.preparedText, 'acute pancreatitis', {
+      category: 'Differential diagnosis',
+      CUI: 'LD:pancreatitis',
+    });
     expect((await ann.take(job.key)).statusCode).toBe(200);
     const submitted = await ann.submit(job.key, {
       version: 0,
       annotations: {
-        entities: [vomiting],
-        relationships: [rowOf(vomiting, 'Symptom', 'Medium')],
+        entities: [itself, vomiting],
+        relationships: [
+          rowOf(itself, 'Differential diagnosis'),
+          rowOf(vomiting, 'Symptom', 'Medium'),
+        ],
         provenance: provenance(),
       },
     });
@@ -270,10 +278,13 @@ describe('authoring review: return with a comment, approve into the knowledge ba
     const approved = await bob.review(job.key, {
       version: 1,
       outcome: 'approve',
-      entities: [{ id: vomiting.id, decision: 'accept' }],
-      relationships: [{ id: vomiting.id, decision: 'accept' }],
+      entities: [itself, vomiting].map((e) => ({ id: e.id, decision: 'accept' })),
+      relationships: [itself, vomiting].map((e) => ({ id: e.id, decision: 'accept' })),
     });
     expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json<AuthoringJob>().review?.notLinked).toEqual([
+      { id: itself.id, reason: "it is the document's own concept, acute pancreatitis" },
+    ]);
     // The pair existed (weight High): the document re-weights it and joins its provenance.
     const response = await get(
       `/internal/intelligence/ontology/models/conditions/${encodeURIComponent('LD:pancreatitis')}/_subgraph`,

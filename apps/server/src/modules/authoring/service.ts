@@ -37,6 +37,7 @@ import {
   conceptLookup,
   dataOf,
   rowOf,
+  unlinkedReason,
   type ConceptLookup,
   type Detail,
 } from './annotations.ts';
@@ -309,17 +310,12 @@ export function createAuthoringService(deps: {
     }
   }
 
-  const contextOf = (row: AuthoringRow, complete: boolean, base: string, lookup: ConceptLookup) => {
-    const { entry, concept } = documentConcept(row.job, lookup);
-    return {
-      text: textOf(row),
-      lookup,
-      documentConcept: concept,
-      documentCui: entry?.code ?? null,
-      complete,
-      base,
-    };
-  };
+  const contextOf = (
+    row: AuthoringRow,
+    complete: boolean,
+    base: string,
+    lookup: ConceptLookup,
+  ) => ({ text: textOf(row), lookup, complete, base });
 
   const provenanceOf = (set: { provenance: AnnotationSet['provenance'] }) => set.provenance;
 
@@ -664,6 +660,18 @@ export function createAuthoringService(deps: {
               provenance: submitted.provenance,
             };
             const umls = umlsOf(row.job);
+            // Rows that link nothing (the document's own concept…), said in the review.
+            const document = documentConcept(row.job, lookup);
+            const notLinked = approved.relationships.flatMap((r) => {
+              const entity = approved.entities.find((e) => e.id === r.id);
+              const reason = unlinkedReason(
+                entity?.CUI,
+                lookup,
+                document.concept,
+                document.entry?.code ?? null,
+              );
+              return reason ? [{ id: r.id, reason }] : [];
+            });
             let revision: { revision: number; kbVersion: string } | null;
             try {
               revision = await revisions.recordChange(
@@ -695,6 +703,7 @@ export function createAuthoringService(deps: {
               reviewedOn: now,
               ...decisions,
               kbRevision: revision,
+              notLinked,
             };
             await repo.write(
               key,
@@ -720,6 +729,7 @@ export function createAuthoringService(deps: {
               entities: decisions.entities,
               relationships: decisions.relationships,
               kbRevision: revision,
+              notLinked,
             });
           } else {
             const draft: DraftSet = {
