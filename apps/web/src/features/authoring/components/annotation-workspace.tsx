@@ -25,6 +25,12 @@ import { DocumentShortcutsDialog } from './shortcuts.tsx';
 
 const MENU_ENTRIES = CATEGORIES.map((label) => ({ label }));
 
+/** Whether a CUI is the document's own concept (a relationship to itself is refused). */
+const isDocumentConcept = (
+  cui: string,
+  concept: { cui: string; conceptId: string | null } | null,
+) => cui !== '' && concept !== null && (cui === concept.cui || cui === concept.conceptId);
+
 export interface AnnotationWorkspaceProps {
   text: string;
   value: AnnotationState;
@@ -33,6 +39,8 @@ export interface AnnotationWorkspaceProps {
   toolbar?: React.ReactNode;
   /** Height of the text and of the table. */
   height?: number | string;
+  /** The document's concept (its CUI and knowledge-base id, its name): relationships link to it. */
+  documentConcept?: { cui: string; conceptId: string | null; display: string } | null;
 }
 
 type Menu = { start: number; end: number; anchor: MenuAnchor } | null;
@@ -48,6 +56,7 @@ export function AnnotationWorkspace({
   onChange,
   toolbar,
   height = '65vh',
+  documentConcept = null,
 }: AnnotationWorkspaceProps) {
   const toast = useToast();
   const blocks = useMemo(() => splitBlocks(text), [text]);
@@ -238,8 +247,8 @@ export function AnnotationWorkspace({
     setEditing(null);
     view.current?.focus();
   };
-  const save = (data: EntityData) => {
-    onChange(annotate(value, data));
+  const save = (data: EntityData, link: boolean) => {
+    onChange(annotate(value, data, link));
     closeEditor();
   };
   const confirmDelete = () => {
@@ -296,6 +305,11 @@ export function AnnotationWorkspace({
           data={edited.data}
           anchorEl={editing?.anchor ?? null}
           onSave={save}
+          documentConcept={documentConcept?.display ?? 'the document’s concept'}
+          linked={
+            value.relationships.some((r) => r.id === edited.data.id) ||
+            (edited.state !== 'annotated' && !isDocumentConcept(edited.data.CUI, documentConcept))
+          }
           onDelete={() => setDeleting(edited.data.id)}
           onClose={closeEditor}
         />

@@ -276,7 +276,11 @@ export const DocumentText = forwardRef<DocumentTextHandle, DocumentTextProps>(fu
         contain: 'strict',
         '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
         '& .doc-chip': { borderRadius: '4px', px: '1px', cursor: 'pointer' },
-        '& .doc-focused': { outline: '3px solid #000', outlineOffset: '1px' },
+        '& .doc-focused': {
+          outline: '3px solid',
+          outlineColor: 'text.primary',
+          outlineOffset: '1px',
+        },
         '& .doc-selection': { backgroundColor: '#FFE082', color: '#000' },
         '& .doc-caret': {
           display: 'inline-block',

@@ -1,5 +1,7 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Popover from '@mui/material/Popover';
@@ -24,7 +26,11 @@ export function parseTui(text: string) {
 export interface EntityEditorProps {
   data: EntityData;
   anchorEl: HTMLElement | null;
-  onSave: (data: EntityData) => void;
+  onSave: (data: EntityData, link: boolean) => void;
+  /** Whether the entity is linked to the document's concept (has a relationship row) at first. */
+  linked: boolean;
+  /** The document's concept, named beside the link checkbox; null hides it. */
+  documentConcept?: string | null;
   onDelete: () => void;
   onClose: () => void;
   /** The label of the delete button (the review says Reject). */
@@ -43,8 +49,11 @@ export function EntityEditor({
   onDelete,
   onClose,
   deleteLabel = 'Delete',
+  linked,
+  documentConcept = null,
 }: EntityEditorProps) {
   const [form, setForm] = useState<EntityData>(data);
+  const [link, setLink] = useState(linked);
   const [tried, setTried] = useState(false);
   const titleId = useId();
   const set = (patch: Partial<EntityData>) => setForm((current) => ({ ...current, ...patch }));
@@ -53,7 +62,7 @@ export function EntityEditor({
     event.preventDefault();
     setTried(true);
     if (isComplete(form)) {
-      onSave({ ...form, preferredText: form.preferredText.trim(), notes: form.notes.trim() });
+      onSave({ ...form, preferredText: form.preferredText.trim(), notes: form.notes.trim() }, link);
     }
   };
 
@@ -152,6 +161,14 @@ export function EntityEditor({
             value={form.notes}
             onChange={(event) => set({ notes: event.target.value })}
           />
+          {documentConcept !== null ? (
+            <FormControlLabel
+              control={
+                <Checkbox checked={link} onChange={(event) => setLink(event.target.checked)} />
+              }
+              label={`Relationship with ${documentConcept} (a row of the table)`}
+            />
+          ) : null}
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
             <Button color="error" onClick={onDelete}>
               {deleteLabel}

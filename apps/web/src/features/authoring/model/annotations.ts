@@ -250,13 +250,16 @@ export const isComplete = (data: EntityData) =>
   CATEGORIES.includes(data.category) && data.CUI.trim() !== '';
 
 /**
- * The edit form submitted: the entity becomes annotated (spec 2 §4) and has a relationship row
+ * The edit form submitted: the entity becomes annotated (spec 2 §4) and, when `link`, has a relationship row
  * (spec 2 §3: id = the entity's id, its extract, its formatted category, the weight kept).
  */
-export function annotate(state: AnnotationState, data: EntityData): AnnotationState {
+export function annotate(state: AnnotationState, data: EntityData, link = true): AnnotationState {
   const entities = state.entities.map((e) =>
     e.data.id === data.id ? { data, state: 'annotated' as const } : e,
   );
+  if (!link) {
+    return { entities, relationships: state.relationships.filter((r) => r.id !== data.id) };
+  }
   const row: RelationshipRow = {
     id: data.id,
     entity: data.extract,

@@ -372,6 +372,7 @@ function Review({ job, notify }: { job: AuthoringJob; notify: Toast }) {
           key={edited.data.id}
           data={reviews.get(edited.data.id)?.changed ?? edited.data}
           anchorEl={editing?.anchor ?? null}
+          linked={relationshipReviews.has(edited.data.id)}
           onSave={(data) => {
             setReviews((current) =>
               new Map(current).set(data.id, { decision: 'change', changed: data }),

@@ -235,6 +235,7 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
       ) : null}
       <AnnotationWorkspace
         text={job.preparedText}
+        documentConcept={job.documentConcept}
         value={value}
         onChange={setValue}
         toolbar={
@@ -243,7 +244,11 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
               control={
                 <Checkbox
                   checked={automatic}
-                  disabled={recognising || (!automatic && value.entities.length > 0)}
+                  disabled={
+                    recognising ||
+                    (value.entities.length > 0 &&
+                      !(automatic && value.entities.some((e) => e.state === 'automated')))
+                  }
                   onChange={(event) => toggleRecognition(event.target.checked)}
                 />
               }
