@@ -25,7 +25,7 @@ import { DocumentShortcutsDialog } from './shortcuts.tsx';
 
 const MENU_ENTRIES = CATEGORIES.map((label) => ({ label }));
 
-/** Whether a CUI is the document's own concept (a relationship to itself is refused). */
+/** Whether a CUI is the document’s own concept (a relationship to itself links nothing). */
 const isDocumentConcept = (
   cui: string,
   concept: { cui: string; conceptId: string | null } | null,
