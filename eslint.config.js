@@ -9,7 +9,13 @@ import { readdirSync } from 'node:fs';
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url));
 // The features that show a technician's work and so may use the workbench (docs/adr/0002): a new
 // feature is added here on purpose, not by accident.
-const workbenchUsers = ['federated', 'exception-desk', 'async-jobs', 'clinical-summary'];
+const workbenchUsers = [
+  'federated',
+  'exception-desk',
+  'async-jobs',
+  'clinical-summary',
+  'authoring',
+];
 
 // Server modules (issue 11, "one module shape"): platform imports no module, and between the
 // modules below imports run only downward, the way their module.ts `dependencies` point:
@@ -34,6 +40,7 @@ const serverModuleImports = {
   'conversation-insights': ['./knowledge', './conversations'],
   'async-jobs': ['./knowledge'],
   'data-preparation': ['./knowledge'],
+  authoring: ['./knowledge'],
   workbench: ['./jobs', './integration/api-keys.ts'],
   summaries: ['./jobs', './conversations'],
   system: [],
@@ -49,6 +56,7 @@ const serverTopModules = [
   'async-jobs',
   'conversation-insights',
   'data-preparation',
+  'authoring',
   'analytics',
 ];
 const serverModuleZones = [

@@ -37,6 +37,7 @@ import intelligence from './modules/intelligence/module.ts';
 import summaries from './modules/summaries/module.ts';
 import conversationInsights from './modules/conversation-insights/module.ts';
 import dataPreparation from './modules/data-preparation/module.ts';
+import authoring from './modules/authoring/module.ts';
 import system from './modules/system/module.ts';
 import messaging from './modules/messaging/module.ts';
 import deepLinks from './modules/deep-links/module.ts';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(summaries);
   await app.register(conversationInsights);
   await app.register(dataPreparation);
+  await app.register(authoring);
   await app.register(system);
   await app.register(messaging);
   await app.register(deepLinks);

@@ -489,8 +489,11 @@ export const KnowledgeRevision = z.object({
   kbVersion: z.string(),
   /** The version the change was made against. */
   baseVersion: z.string(),
-  taskId: z.string(),
-  pipelineId: z.number().int(),
+  /** The async task whose completion made it; null for a document's approved annotations. */
+  taskId: z.string().nullable(),
+  pipelineId: z.number().int().nullable(),
+  /** The document whose approved annotations made it (issue 13), else null. */
+  documentKey: z.string().nullable().optional(),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
   summary: KnowledgeRevisionSummary,

@@ -16,6 +16,8 @@ export const DATA_PREPARATION_STATUSES = [
   'ANNOTATED_DRAFT',
   'ANNOTATED_FOR_REVIEW',
   'REJECTED',
+  // Not in spec 2 §4: the annotations' reviewer approved them (issue 13, docs/authoring.md).
+  'ANNOTATION_APPROVED',
 ] as const;
 export const DataPreparationStatus = z.enum(DATA_PREPARATION_STATUSES, {
   message: `must be one of ${DATA_PREPARATION_STATUSES.join(', ')}`,

@@ -108,7 +108,23 @@ export const PORTAL_ROUTES = [
     label: 'Authoring Tasks',
     group: 'Jobs',
     access: any('jobs:annotation:perform'),
-    status: 'later',
+    status: 'built',
+  },
+  {
+    // Not in the spec: the Annotation Task screen of one document, reloadable (issue 13).
+    id: 'authoring-task',
+    path: '/jobs/authoring-tasks/:id',
+    title: 'Annotation Task',
+    access: any('jobs:annotation:perform'),
+    status: 'built',
+  },
+  {
+    // Not in the spec: the review of a document's submitted annotations (issue 13 item 5).
+    id: 'authoring-review',
+    path: '/jobs/authoring-tasks/:id/review',
+    title: 'Annotation Review',
+    access: any('jobs:annotation:review'),
+    status: 'built',
   },
   {
     id: 'entity-recognition',

@@ -7,6 +7,7 @@ import { NLP_ROUTES } from './routes/nlp.ts';
 import { EXCEPTIONS_ROUTES } from './routes/exceptions.ts';
 import { CONVERSATIONS_ROUTES } from './routes/conversations.ts';
 import { DATA_PREPARATION_ROUTES } from './routes/data-preparation.ts';
+import { AUTHORING_ROUTES } from './routes/authoring.ts';
 import { ASYNC_JOBS_ROUTES } from './routes/async-jobs.ts';
 import { SYSTEM_ROUTES } from './routes/system.ts';
 import { SCHEDULING_ROUTES } from './routes/scheduling.ts';
@@ -44,6 +45,7 @@ export const API_ROUTES = [
   ...EXCEPTIONS_ROUTES,
   ...CONVERSATIONS_ROUTES,
   ...DATA_PREPARATION_ROUTES,
+  ...AUTHORING_ROUTES,
   ...ASYNC_JOBS_ROUTES,
   ...SYSTEM_ROUTES,
   ...SCHEDULING_ROUTES,

@@ -83,6 +83,21 @@ const DataPreparationJobRoute = lazy(() =>
     default: m.DataPreparationJobRoute,
   })),
 );
+const AuthoringTasksRoute = lazy(() =>
+  import('../features/authoring/routes/authoring-tasks-route.tsx').then((m) => ({
+    default: m.AuthoringTasksRoute,
+  })),
+);
+const AnnotationTaskRoute = lazy(() =>
+  import('../features/authoring/routes/annotation-task-route.tsx').then((m) => ({
+    default: m.AnnotationTaskRoute,
+  })),
+);
+const AnnotationReviewRoute = lazy(() =>
+  import('../features/authoring/routes/annotation-review-route.tsx').then((m) => ({
+    default: m.AnnotationReviewRoute,
+  })),
+);
 const SessionManagementRoute = lazy(() =>
   import('../features/session-management/routes/session-management-route.tsx').then((m) => ({
     default: m.SessionManagementRoute,
@@ -155,6 +170,9 @@ const BUILT_SCREENS: Partial<Record<PortalRouteId, LazyExoticComponent<Component
   'data-preparation': DataPreparationRoute,
   'data-preparation-job': DataPreparationJobRoute,
   scheduling: SchedulingRoute,
+  'authoring-tasks': AuthoringTasksRoute,
+  'authoring-task': AnnotationTaskRoute,
+  'authoring-review': AnnotationReviewRoute,
 };
 
 /** One route per PORTAL_ROUTES entry, guarded by its access rule. */

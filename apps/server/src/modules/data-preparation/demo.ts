@@ -104,10 +104,13 @@ function demoConditions(knowledge: Knowledge, count: number): Concept[] {
     .slice(0, count);
 }
 
-/** Where each demo document is left, so that every list has work (spec 2 §4 "Lists"). */
+/**
+ * Where each demo document is left, so that every list has work (spec 2 §4 "Lists"); two are
+ * approved so that annotation has work for a demo and for the authoring e2e (docs/authoring.md).
+ */
 const STAGES: readonly DataPreparationStatus[] = [
   'REGISTERED',
-  'REGISTERED',
+  'DOCUMENT_APPROVED',
   'REGISTERED',
   'PREPARED_FOR_REVIEW',
   'PREPARED_FOR_REVIEW',

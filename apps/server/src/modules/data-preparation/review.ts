@@ -77,6 +77,9 @@ export function createReviewService(deps: { db: Database; service: DataPreparati
             status: target,
             references: row.job.references,
             ...(row.job.extraction ? { extraction: row.job.extraction } : {}),
+            // The annotations are the authoring module's (docs/authoring.md).
+            annotations: row.job.annotations ?? null,
+            annotationsDraft: row.job.annotationsDraft ?? null,
             rejectionComment: target === 'REJECTED' ? (body.rejectionComment ?? '').trim() : null,
           } as DataPreparationJob;
           const saved = await repo.save(

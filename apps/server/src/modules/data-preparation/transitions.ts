@@ -15,9 +15,10 @@ export interface Transition {
 }
 
 /**
- * The moves of spec 2 §4, and the annotation moves of the authoring side (spec 2 §4 "Authoring job
- * status mapping") so that both screens save through one call. A job already REJECTED, or
- * annotated for review, moves no further here.
+ * The moves of spec 2 §4 up to DOCUMENT_APPROVED. The annotation moves (spec 2 §4 "Authoring job
+ * status mapping") are the authoring module's (`/internal/authoring/jobs/{key}/draft|submit|
+ * review`, docs/authoring.md): they hold the job, check the spans and concepts and keep a
+ * version, which this call does not. A job already REJECTED or approved moves no further here.
  */
 export const TRANSITIONS: readonly Transition[] = [
   {
@@ -59,15 +60,6 @@ export const TRANSITIONS: readonly Transition[] = [
     fourEyes: true,
     records: 'reviewer',
   },
-  ...(['DOCUMENT_APPROVED', 'ANNOTATED_DRAFT'] as const).flatMap((from) =>
-    (['ANNOTATED_DRAFT', 'ANNOTATED_FOR_REVIEW'] as const).map((to): Transition => ({
-      from,
-      to,
-      privilege: 'jobs:annotation:perform',
-      verb: to === 'ANNOTATED_DRAFT' ? 'save as draft' : 'submit the annotations of',
-      fourEyes: false,
-    })),
-  ),
 ];
 
 /** Why a move is refused, or null when `roles` (and who they are) may make it. */
@@ -75,11 +67,24 @@ export type Refusal =
   | { readonly status: 409; readonly message: string }
   | { readonly status: 403; readonly message: string };
 
+/** The statuses whose moves are the authoring module's (issue 13). */
+const ANNOTATION_STATUSES: ReadonlySet<DataPreparationStatus> = new Set([
+  'ANNOTATED_DRAFT',
+  'ANNOTATED_FOR_REVIEW',
+  'ANNOTATION_APPROVED',
+]);
+
 /** The transition from → to, or a refusal (409 for a move spec 2 §4 does not have). */
 export function transitionFor(
   from: DataPreparationStatus,
   to: DataPreparationStatus,
 ): Transition | Refusal {
+  if (ANNOTATION_STATUSES.has(to) || ANNOTATION_STATUSES.has(from)) {
+    return {
+      status: 409,
+      message: `Annotations are saved through the authoring calls, not this one: POST /internal/authoring/jobs/{key}/draft, …/submit or …/review (docs/authoring.md). This job is in status ${from}.`,
+    };
+  }
   const found = TRANSITIONS.find((t) => t.from === from && t.to === to);
   if (found) {
     return found;

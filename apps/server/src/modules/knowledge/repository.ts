@@ -23,8 +23,10 @@ export function createKnowledgeRepository(db: Database) {
     async insert(
       trx: Database,
       row: {
-        taskId: string;
-        pipelineId: number;
+        taskId: string | null;
+        pipelineId: number | null;
+        /** A document whose approved annotations made the change (issue 13), else null. */
+        documentKey?: string | null;
         baseVersion: string;
         change: unknown;
         summary: unknown;
@@ -36,6 +38,7 @@ export function createKnowledgeRepository(db: Database) {
         .values({
           task_id: row.taskId,
           pipeline_id: row.pipelineId,
+          document_key: row.documentKey ?? null,
           base_version: row.baseVersion,
           change: JSON.stringify(row.change),
           summary: JSON.stringify(row.summary),
@@ -55,6 +58,7 @@ export function createKnowledgeRepository(db: Database) {
           'kb_revisions.revision',
           'kb_revisions.task_id',
           'kb_revisions.pipeline_id',
+          'kb_revisions.document_key',
           'kb_revisions.base_version',
           'kb_revisions.summary',
           'kb_revisions.created_at',

@@ -10,7 +10,7 @@ import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { buildKnowledge, createLiveKnowledge, type Knowledge } from './knowledge.ts';
 import { createKnowledgeRepository } from './repository.ts';
-import { writeBackOf } from './write-back.ts';
+import { writeBackOf, type WriteBack } from './write-back.ts';
 
 /**
  * The served clinical knowledge base: the KB_PATH file plus every revision in `kb_revisions`,
@@ -80,6 +80,35 @@ export function createKnowledgeRevisions(deps: {
     }
   });
 
+  async function recordChange(
+    trx: Database,
+    writeBackFor: (knowledge: Knowledge) => WriteBack | null,
+    userId: string,
+    source: { taskId: string; pipelineId: number } | { documentKey: string },
+  ): Promise<{ revision: number; kbVersion: string } | null> {
+    await repo.lock(trx);
+    // Revisions another node committed that this one has not applied yet.
+    const pending = await newer(trx);
+    const kb = pending.length > 0 ? replay(served, pending, () => undefined) : served;
+    const knowledge = pending.length > 0 ? buildKnowledge(base.path, kb) : live.knowledge;
+    const writeBack = writeBackFor(knowledge);
+    if (!writeBack) {
+      return null;
+    }
+    // Throws (and the work stays where it was) when the result would break the KB.
+    reviseKnowledgeBase(kb, writeBack.change, 'check');
+    const revision = await repo.insert(trx, {
+      taskId: 'taskId' in source ? source.taskId : null,
+      pipelineId: 'pipelineId' in source ? source.pipelineId : null,
+      documentKey: 'documentKey' in source ? source.documentKey : null,
+      baseVersion: kb.kbVersion,
+      change: writeBack.change,
+      summary: writeBack.summary,
+      createdBy: userId,
+    });
+    return { revision, kbVersion: versionOf(revision) };
+  }
+
   return {
     /** The knowledge the intelligence routes serve: every revision shows at once. */
     knowledge: live.knowledge,
@@ -89,32 +118,24 @@ export function createKnowledgeRevisions(deps: {
      * In a task's completing transaction: writes its change to the knowledge base as a new
      * revision, or nothing when it changes nothing. Revisions are numbered in commit order.
      */
-    async record(
+    record(
       trx: Database,
       task: AsyncTask,
       userId: string,
     ): Promise<{ revision: number; kbVersion: string } | null> {
-      await repo.lock(trx);
-      // Revisions another node committed that this one has not applied yet.
-      const pending = await newer(trx);
-      const kb = pending.length > 0 ? replay(served, pending, () => undefined) : served;
-      const knowledge = pending.length > 0 ? buildKnowledge(base.path, kb) : live.knowledge;
-      const writeBack = writeBackOf(task, knowledge);
-      if (!writeBack) {
-        return null;
-      }
-      // Throws (and the task stays where it was) when the result would break the KB.
-      reviseKnowledgeBase(kb, writeBack.change, 'check');
-      const revision = await repo.insert(trx, {
+      return recordChange(trx, (knowledge) => writeBackOf(task, knowledge), userId, {
         taskId: task.id,
         pipelineId: task.lock.pipeline,
-        baseVersion: kb.kbVersion,
-        change: writeBack.change,
-        summary: writeBack.summary,
-        createdBy: userId,
       });
-      return { revision, kbVersion: versionOf(revision) };
     },
+
+    /**
+     * In the transaction of other approved work (a document's annotations, issue 13): the change
+     * `writeBack` makes to the knowledge base as served now (revisions other nodes committed
+     * included), as a new revision with `source` as its provenance; nothing when it changes
+     * nothing. Throws when the change would break the knowledge base.
+     */
+    recordChange,
 
     /** After the completing transaction: serve the new version here and tell the other nodes. */
     async published(): Promise<void> {
@@ -132,6 +153,7 @@ export function createKnowledgeRevisions(deps: {
           baseVersion: row.base_version,
           taskId: row.task_id,
           pipelineId: row.pipeline_id,
+          documentKey: row.document_key,
           createdAt: new Date(row.created_at).toISOString(),
           createdBy: row.email ?? null,
           summary: KnowledgeRevisionSummary.parse(row.summary),

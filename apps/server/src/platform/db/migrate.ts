@@ -20,6 +20,7 @@ import * as conversationMemory from './migrations/019-conversation-memory.ts';
 import * as messaging from './migrations/021-messaging.ts';
 import * as analytics from './migrations/022-analytics.ts';
 import * as assistantNotFound from './migrations/023-assistant-not-found.ts';
+import * as authoring from './migrations/024-authoring.ts';
 import * as agreement from './migrations/025-agreement.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '021-messaging': messaging,
   '022-analytics': analytics,
   '023-assistant-not-found': assistantNotFound,
+  '024-authoring': authoring,
   '025-agreement': agreement,
 };
 

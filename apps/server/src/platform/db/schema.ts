@@ -184,8 +184,10 @@ export interface AsyncTasksTable {
 
 export interface KbRevisionsTable {
   revision: Generated<number>;
-  task_id: string;
-  pipeline_id: number;
+  /** Null for a revision from a document's approved annotations (`document_key`, migration 024). */
+  task_id: string | null;
+  pipeline_id: number | null;
+  document_key: ColumnType<string | null, string | null | undefined, never>;
   base_version: string;
   change: ColumnType<unknown, string, never>;
   summary: ColumnType<Record<string, unknown>, string | undefined, never>;
