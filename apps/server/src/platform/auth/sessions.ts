@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { UsersTable } from '../db/schema.ts';
 import type { Bus } from '../bus.ts';
 import { hashToken, randomToken } from './tokens.ts';
 
@@ -39,9 +41,12 @@ export interface SessionCacheOptions {
   readonly maxEntries: number;
 }
 
+/** The user row of a session, as the users table holds it. */
+export type SessionUser = Selectable<UsersTable>;
+
 interface CachedSession {
   readonly userId: string;
-  readonly roles: string[];
+  readonly user: SessionUser;
   readonly revoked: boolean;
   readonly absoluteExpiresAt: number;
   lastRefreshedAt: number;
@@ -86,12 +91,72 @@ export function createSessionStore(
     forgetSessions([sessionId]);
     await cache?.bus.publish('sessions.revoked', { sessionIds: [sessionId] });
   }
-  function liveRoles(entry: CachedSession, now: number): string[] | null {
+  function liveUser(entry: CachedSession, now: number): SessionUser | null {
     if (entry.revoked) {
       return null;
     }
     const live = now < entry.absoluteExpiresAt && now - entry.lastRefreshedAt <= policy.idleMs;
-    return live ? entry.roles : null;
+    return live ? entry.user : null;
+  }
+
+  /**
+   * The session's user as the users table holds it now, or null when the session may not be
+   * used. With the cache, from memory: a live entry younger than the TTL answers; a revoked one
+   * refuses; one that looks expired is read again (another node may have refreshed it since).
+   */
+  async function activeUser(sessionId: string): Promise<SessionUser | null> {
+    const now = Date.now();
+    const entry = cached.get(sessionId);
+    if (entry && cache && now - entry.loadedAt < cache.ttlMs) {
+      if (entry.revoked) {
+        return null;
+      }
+      const user = liveUser(entry, now);
+      if (user) {
+        return user;
+      }
+    }
+    const startedAt = epoch;
+    const row = await db
+      .selectFrom('auth_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectAll('u')
+      .select([
+        's.revoked_at as session_revoked_at',
+        's.absolute_expires_at as session_absolute_expires_at',
+        's.last_refreshed_at as session_last_refreshed_at',
+      ])
+      .where('s.id', '=', sessionId)
+      .executeTakeFirst();
+    if (!row) {
+      cached.delete(sessionId);
+      return null;
+    }
+    const {
+      session_revoked_at: revokedAt,
+      session_absolute_expires_at: absoluteExpiresAt,
+      session_last_refreshed_at: lastRefreshedAt,
+      ...user
+    } = row;
+    const fresh: CachedSession = {
+      userId: user.id,
+      user,
+      revoked: revokedAt !== null,
+      absoluteExpiresAt: absoluteExpiresAt.getTime(),
+      lastRefreshedAt: lastRefreshedAt.getTime(),
+      loadedAt: Date.now(),
+    };
+    if (cache && startedAt === epoch) {
+      cached.delete(sessionId);
+      if (cached.size >= cache.maxEntries) {
+        const oldest = cached.keys().next();
+        if (!oldest.done) {
+          cached.delete(oldest.value);
+        }
+      }
+      cached.set(sessionId, fresh);
+    }
+    return liveUser(fresh, Date.now());
   }
 
   async function issueRefreshToken(sessionId: string): Promise<string> {
@@ -237,60 +302,14 @@ export function createSessionStore(
       );
     },
 
+    activeUser,
+
     /**
      * The roles the session's user holds now, or null when the session may not be used; an
-     * access token's roles are checked against it on every request (guard.ts). With the cache,
-     * from memory: a live entry younger than the TTL answers; a revoked one refuses; one that
-     * looks expired is read again (another node may have refreshed the session since).
+     * access token's roles are checked against it on every request (guard.ts).
      */
     async activeRoles(sessionId: string): Promise<string[] | null> {
-      const now = Date.now();
-      const entry = cached.get(sessionId);
-      if (entry && cache && now - entry.loadedAt < cache.ttlMs) {
-        if (entry.revoked) {
-          return null;
-        }
-        const roles = liveRoles(entry, now);
-        if (roles) {
-          return roles;
-        }
-      }
-      const startedAt = epoch;
-      const row = await db
-        .selectFrom('auth_sessions as s')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([
-          's.user_id',
-          's.revoked_at',
-          's.absolute_expires_at',
-          's.last_refreshed_at',
-          'u.roles',
-        ])
-        .where('s.id', '=', sessionId)
-        .executeTakeFirst();
-      if (!row) {
-        cached.delete(sessionId);
-        return null;
-      }
-      const fresh: CachedSession = {
-        userId: row.user_id,
-        roles: row.roles,
-        revoked: row.revoked_at !== null,
-        absoluteExpiresAt: row.absolute_expires_at.getTime(),
-        lastRefreshedAt: row.last_refreshed_at.getTime(),
-        loadedAt: Date.now(),
-      };
-      if (cache && startedAt === epoch) {
-        cached.delete(sessionId);
-        if (cached.size >= cache.maxEntries) {
-          const oldest = cached.keys().next();
-          if (!oldest.done) {
-            cached.delete(oldest.value);
-          }
-        }
-        cached.set(sessionId, fresh);
-      }
-      return liveRoles(fresh, Date.now());
+      return (await activeUser(sessionId))?.roles ?? null;
     },
 
     /** Ends a session, on every node at once (the bus drops it from their caches). */
