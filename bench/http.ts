@@ -154,6 +154,10 @@ async function loopdesk(store: string): Promise<void> {
       await load(`${base}/internal/queues/federated/_size`, auth),
       bareForSize,
     );
+    // Loopdesk's floor: an unauthenticated route through the same hooks (headers, audit, metrics).
+    const bareForHealth = await bareFastify();
+    print('bare fastify', bareForHealth);
+    print(`${store} GET /healthz`, await load(`${base}/healthz`), bareForHealth);
     const bareForMe = await bareFastify();
     print('bare fastify', bareForMe);
     print(

@@ -69,8 +69,9 @@ export const platform = fp<PlatformOptions>(
       },
       { bus: shared, ttlMs: SESSION_CACHE_TTL_MS, maxEntries: SESSION_CACHE_MAX_ENTRIES },
     );
-    app.addHook('onClose', async () => {
+    app.addHook('onClose', (_instance, done) => {
       sessions.close();
+      done();
     });
     // A role change published here drops the user's sessions from this node's cache before the
     // publisher answers, not only when the message comes back from Redis.
