@@ -6,6 +6,8 @@ export interface BusMessages {
   'jobs.available': { queues: string[] };
   /** An admin closed (or removed) a technician's sessions: the node holding them acts. */
   'sessions.close': { userId: string; remove: boolean };
+  /** Sign-in sessions ended (logout, refresh-token reuse, timeout): nodes drop them from memory. */
+  'sessions.revoked': { sessionIds: string[] };
   /**
    * An admin replaced a user's roles (committed): nodes close that user's sockets their new roles
    * no longer allow. Their next request with an older access token gets a 401 and is refreshed.

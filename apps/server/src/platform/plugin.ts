@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
-import { createInProcessBus, type Bus } from './bus.ts';
+import { createInProcessBus, type Bus, type BusMessages } from './bus.ts';
 import { createRedisBus } from './redis-bus.ts';
 import { createTokenService, type TokenService } from './auth/tokens.ts';
 import { createSessionStore, type SessionStore } from './auth/sessions.ts';
@@ -26,6 +26,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * How long a node trusts a session it holds in memory without hearing of it on the bus, and how
+ * many it holds (auth/sessions.ts). Logout and role changes reach every node through the bus at
+ * once; this only bounds the harm of a lost bus message.
+ */
+export const SESSION_CACHE_TTL_MS = 5_000;
+export const SESSION_CACHE_MAX_ENTRIES = 10_000;
+
 export interface PlatformOptions {
   readonly config: Config;
   readonly database: DatabaseHandle;
@@ -41,22 +49,42 @@ export interface PlatformOptions {
 export const platform = fp<PlatformOptions>(
   async (app, options) => {
     const { config, database } = options;
-    const bus =
+    const shared =
       options.bus ??
       (config.env.REDIS_URL
         ? await createRedisBus(config.env.REDIS_URL, app.log)
         : createInProcessBus());
     if (!options.bus) {
       app.addHook('onClose', async () => {
-        await bus.close();
+        await shared.close();
       });
     }
     const tokens = createTokenService(config.sessionSecret, config.env.ACCESS_TOKEN_TTL_SECONDS);
-    const sessions = createSessionStore(database.db, {
-      idleMs: config.env.SESSION_IDLE_MINUTES * 60_000,
-      absoluteMs: config.env.SESSION_ABSOLUTE_HOURS * 3_600_000,
-      reuseGraceMs: 10_000,
+    const sessions = createSessionStore(
+      database.db,
+      {
+        idleMs: config.env.SESSION_IDLE_MINUTES * 60_000,
+        absoluteMs: config.env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+        reuseGraceMs: 10_000,
+      },
+      { bus: shared, ttlMs: SESSION_CACHE_TTL_MS, maxEntries: SESSION_CACHE_MAX_ENTRIES },
+    );
+    app.addHook('onClose', (_instance, done) => {
+      sessions.close();
+      done();
     });
+    // A role change published here drops the user's sessions from this node's cache before the
+    // publisher answers, not only when the message comes back from Redis.
+    const bus: Bus = {
+      publish(channel, message) {
+        if (channel === 'users.roles.changed') {
+          sessions.forgetUser((message as BusMessages['users.roles.changed']).userId);
+        }
+        return shared.publish(channel, message);
+      },
+      subscribe: (channel, handler) => shared.subscribe(channel, handler),
+      close: () => shared.close(),
+    };
     app.decorate('config', config);
     app.decorate('database', database);
     app.decorate('db', database.db);

@@ -5,6 +5,7 @@ import { buildApp } from '../app.ts';
 import { hasWebhook, loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
+import type { Bus } from '../platform/bus.ts';
 import { freshPostgresDatabase } from './processes.ts';
 
 /** A free TCP port on the loopback interface. */
@@ -52,6 +53,8 @@ export async function startTestApp(
     webhookDeliveries?: boolean;
     /** Where PGlite keeps its files (a folder on disk); in memory when absent. */
     pgliteDataDir?: string;
+    /** Cross-node events shared with other apps of the test; in-process of its own when absent. */
+    bus?: Bus;
   } = {},
 ): Promise<TestApp> {
   const port = options.listen ? await freePort() : 0;
@@ -81,7 +84,12 @@ export async function startTestApp(
     webhookDeliveries: options.webhookDeliveries ?? hasWebhook(config),
   });
   await migrateToLatest(database);
-  const app = await buildApp({ config, database, logger: options.logger ?? false });
+  const app = await buildApp({
+    config,
+    database,
+    logger: options.logger ?? false,
+    ...(options.bus ? { bus: options.bus } : {}),
+  });
   if (options.listen) {
     await app.listen({ port, host: '127.0.0.1' });
   } else {

@@ -23,7 +23,7 @@ export default fp(
     if (config.devSignIn) {
       await users.ensureAccounts(DEMO_ACCOUNTS);
     }
-    registerUsersRoutes(app.api, db, app.bus);
+    registerUsersRoutes(app.api, db, app.bus, app.sessions);
     app.decorate('users', users);
   },
   { name: 'users', dependencies: ['platform'] },
