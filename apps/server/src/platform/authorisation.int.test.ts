@@ -51,15 +51,15 @@ const SCREEN_DATA: Record<string, readonly string[]> = {
   'data-preparation-job': [
     'GET /internal/data-preparation/metadata/:id',
     'GET /internal/data-preparation/document/text/:id',
+    'GET /internal/data-preparation/query/:view',
   ],
-  // Not built yet; its routes are the data-preparation ones annotators mark documents up with
-  // (docs/decisions.md: data-preparation routes take jobs:annotation:perform for it).
-  'authoring-tasks': [
-    'GET /internal/data-preparation/metadata/_size',
-    'GET /internal/data-preparation/metadata/summary',
-    'GET /internal/data-preparation/metadata/:id',
-    'GET /internal/data-preparation/document/text/:id',
+  'authoring-tasks': ['GET /internal/authoring/jobs', 'POST /internal/authoring/jobs/:id/_take'],
+  'authoring-task': [
+    'GET /internal/authoring/jobs/:id',
+    'GET /internal/data-preparation/query/:view',
+    'POST /internal/nlp/entities',
   ],
+  'authoring-review': ['GET /internal/authoring/jobs/:id'],
   'entity-recognition': ['POST /internal/nlp/evaluate'],
   'differential-diagnosis': [
     'POST /internal/intelligence/clinical_inference/differential_diagnosis',

@@ -28,7 +28,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'GET',
     path: '/internal/data-preparation/metadata/_size',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'none',
     spec: '2 §7',
@@ -38,7 +38,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'GET',
     path: '/internal/data-preparation/metadata/summary',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'none',
     spec: '2 §7',
@@ -58,7 +58,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'GET',
     path: '/internal/data-preparation/metadata/:id',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'read',
     spec: '2 §7',
@@ -68,7 +68,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'POST',
     path: '/internal/data-preparation/metadata',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'write',
     spec: '2 §7',
@@ -78,7 +78,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'GET',
     path: '/internal/data-preparation/document/text/:id',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'read',
     spec: '2 §7',
@@ -88,7 +88,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'GET',
     path: '/internal/data-preparation/document/pdf/:id',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'read',
     spec: '2 §7',
@@ -121,7 +121,7 @@ export const DATA_PREPARATION_ROUTES = [
   {
     method: 'GET',
     path: '/internal/data-preparation/reference/:id',
-    access: any('jobs:preparation:perform', 'jobs:annotation:perform'),
+    access: any('jobs:preparation:perform'),
     area: 'data-preparation',
     patientData: 'read',
     spec: '2 §7',

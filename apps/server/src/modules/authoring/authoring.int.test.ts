@@ -343,11 +343,13 @@ describe('authoring: holding, draft, submit, four eyes and bad input (spec 2 §4
     const rita = await preparer(t, 'rita.reviewer@example.test', ['experimental']);
     const dataPrep = await preparer(t, 'ann.annotator@example.test', ['annotator']);
     const job = (await rita.get(key)).json<Record<string, unknown>>();
-    const response = await dataPrep.save({
-      ...job,
-      status: 'ANNOTATED_DRAFT',
-      annotationsDraft: set([fatigue()]),
-    });
+    const draft = { ...job, status: 'ANNOTATED_DRAFT', annotationsDraft: set([fatigue()]) };
+    // An annotator no longer holds the data preparation routes at all (least privilege)…
+    const refused = await dataPrep.save(draft);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/jobs:preparation:perform/);
+    // …and a preparer is sent to the authoring routes.
+    const response = await rita.save(draft);
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toMatch(/POST \/internal\/authoring\/jobs\/\{key\}\/draft/);
     expect((await ann.job(key)).status).toBe('DOCUMENT_APPROVED');

@@ -138,10 +138,10 @@ describe('data preparation: registration, preparation and four-eyes review (spec
     expect(own.json().message).toMatch(/You prepared this document.*four eyes/);
     expect((await eve.get(key)).json().status).toBe('PREPARED_FOR_REVIEW');
 
-    // An annotator cannot approve: the privilege jobs:preparation:review.
+    // An annotator cannot approve: the data preparation routes need jobs:preparation:perform.
     const annotator = await ann.save({ ...submittedJob, status: 'DOCUMENT_APPROVED' });
     expect(annotator.statusCode).toBe(403);
-    expect(annotator.json().message).toMatch(/jobs:preparation:review/);
+    expect(annotator.json().message).toMatch(/jobs:preparation:perform/);
 
     // Lee approves it, and the approved text is downloadable.
     expect(
