@@ -227,6 +227,9 @@ describe.skipIf(!adminUrl || !redisUrl)(
               .selectFrom('jobs')
               .select(sql<number>`count(*)::int`.as('n'))
               .where('state', '=', 'completed')
+              // The posted jobs: agreement samples (issue 16, a share of answered jobs sent again,
+              // unseen, to a second technician) are jobs of their own, counted apart below.
+              .where('agreement_of', 'is', null)
               .executeTakeFirstOrThrow()
           ).n,
         );
@@ -245,8 +248,25 @@ describe.skipIf(!adminUrl || !redisUrl)(
       const states = await handle.db
         .selectFrom('jobs')
         .select(['state', sql<number>`count(*)::int`.as('n')])
+        .where('agreement_of', 'is', null)
         .groupBy('state')
         .execute();
+      const samples = (
+        await handle.db
+          .selectFrom('jobs')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('agreement_of', 'is not', null)
+          .executeTakeFirstOrThrow()
+      ).n;
+      // A sample never tells the assistant anything: every job.completed is of a posted job.
+      const toldOfSamples = (
+        await handle.db
+          .selectFrom('outbox_events')
+          .innerJoin('jobs', 'jobs.id', 'outbox_events.job_id')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('jobs.agreement_of', 'is not', null)
+          .executeTakeFirstOrThrow()
+      ).n;
       const lost = JOBS - (await completed());
 
       // The jobs node A held were offered again on node B, within their lease (and a sweep).
@@ -279,6 +299,7 @@ describe.skipIf(!adminUrl || !redisUrl)(
           `held by the dead node ${held.length}, worst requeue delay ${worst.toFixed(0)} ms ` +
           `(lease ${LEASE_SECONDS * 1000} ms), retried posts ${retried}, offers ${offers.length} ` +
           `(A ${offers.filter((o) => o.node === 'A').length}, B ${offers.filter((o) => o.node === 'B').length}), ` +
+          `agreement samples ${samples} (told of them ${toldOfSamples}), ` +
           `posted in ${((postedAt - started) / 1000).toFixed(1)} s, all done ` +
           `${((doneAt - killedAt) / 1000).toFixed(1)} s after the kill, A's sessions still connected ${ghosts}`,
       );
@@ -287,6 +308,7 @@ describe.skipIf(!adminUrl || !redisUrl)(
       expect(lost).toBe(0);
       expect(doubled).toBe(0);
       expect(toldOnce).toBe(JOBS);
+      expect(toldOfSamples).toBe(0);
       for (const d of delays) {
         // Offered again no later than its lease ran out and a sweep passed, with room for a
         // loaded machine (the sweep, the claim and the frame each wait for a starved process).
