@@ -106,6 +106,9 @@ describe.skipIf(!adminUrl || !redisUrl)(
         JOB_LEASE_SECONDS: String(LEASE_SECONDS),
         LEASE_SWEEP_SECONDS: String(SWEEP_SECONDS),
         SOCKET_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+        // Agreement sampling on, as in production: its second deliveries must not break
+        // exactly-once either.
+        AGREEMENT_SAMPLE_SHARE: '0.05',
       };
       [nodeA, nodeB] = await Promise.all([
         startServerProcess(await freePort(), { ...env, NODE_ID: 'node-a' }),

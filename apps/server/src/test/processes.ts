@@ -62,6 +62,8 @@ export async function startServerProcess(
       LOG_LEVEL: 'warn',
       WEB_DIST: '/nonexistent',
       DEMO: '0',
+      // No agreement samples (issue 16) unless a test asks: they are jobs of their own.
+      AGREEMENT_SAMPLE_SHARE: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
