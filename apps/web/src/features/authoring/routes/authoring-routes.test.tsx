@@ -144,11 +144,20 @@ describe('Authoring Tasks list (spec 2 §2)', () => {
   it('opens a preparation review row in the data preparation review screen', async () => {
     const { events } = renderApp({
       path: '/jobs/authoring-tasks',
-      user: ANN,
+      user: makeUser(['annotator', 'experimental'], { id: 'user-eve', email: 'eve@example.com' }),
       routes: routes(job(), []),
     });
     await events.click(await screen.findByRole('row', { name: /COPD guideline/ }));
     await waitFor(() => expect(location()).toBe('/jobs/data-preparation/prep-1'));
+  });
+});
+
+describe('Authoring Tasks list: only rows the user may open', () => {
+  it('does not list a preparation review to an annotator, who could not open it', async () => {
+    renderApp({ path: '/jobs/authoring-tasks', user: ANN, routes: routes(job(), []) });
+    const table = await screen.findByRole('table', { name: 'Authoring tasks' });
+    expect(await within(table).findByRole('row', { name: /Asthma guideline/ })).toBeTruthy();
+    expect(within(table).queryByRole('row', { name: /COPD guideline/ })).toBeNull();
   });
 });
 
@@ -240,7 +249,7 @@ describe('Annotation Task screen (spec 2 §2, §4, §5, §8)', () => {
     await events.click(screen.getByRole('button', { name: 'SUBMIT DOCUMENT' }));
     expect(await screen.findByText(MESSAGES.submitted)).toBeTruthy();
     await waitFor(() => expect(location()).toBe('/jobs/authoring-tasks'));
-    await screen.findByRole('row', { name: /COPD guideline/ });
+    await screen.findByRole('row', { name: /Asthma guideline, annotation/ });
     expect(sent[0]?.body).toMatchObject({
       version: 3,
       annotations: {

@@ -9,11 +9,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { PATHS } from '@loopdesk/contracts/portal-routes.ts';
+import { PATHS, PORTAL_ROUTES, type PortalRouteId } from '@loopdesk/contracts/portal-routes.ts';
+import { canAccess, type Role } from '@loopdesk/contracts/privileges.ts';
 import type { AuthoringJobSummary } from '@loopdesk/contracts/routes/authoring.ts';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast-context.ts';
+import { useCurrentUser } from '../../../lib/auth/use-current-user.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { takeJob, takenJobKey, useAuthoringJobs } from '../api/authoring.ts';
@@ -34,6 +36,23 @@ export function screenOf(row: Pick<AuthoringJobSummary, 'key' | 'jobType'>): str
   }
 }
 
+/** The screen a row opens, by its job type (spec 2 §2). */
+const SCREEN_OF_TYPE: Record<AuthoringJobSummary['jobType'], PortalRouteId> = {
+  'preparation review': 'data-preparation-job',
+  'annotation review': 'authoring-review',
+  annotation: 'authoring-task',
+  'annotation draft': 'authoring-task',
+};
+
+/**
+ * Whether the user may open the screen a row leads to: a row that would only lead to 'You do not
+ * have access to this screen.' (an annotator and a preparation review) is not listed.
+ */
+export function canOpenRow(roles: readonly Role[], row: Pick<AuthoringJobSummary, 'jobType'>) {
+  const route = PORTAL_ROUTES.find((r) => r.id === SCREEN_OF_TYPE[row.jobType]);
+  return route !== undefined && canAccess(roles, route.access);
+}
+
 /** /jobs/authoring-tasks (spec 2 §2 "Authoring Tasks screen"). */
 export function AuthoringTasksRoute() {
   usePageTitle('Authoring Tasks');
@@ -41,6 +60,7 @@ export function AuthoringTasksRoute() {
   const toast = useToast();
   const client = useQueryClient();
   const jobs = useAuthoringJobs();
+  const roles = useCurrentUser()?.permissions.roles ?? [];
   const [loading, setLoading] = useState<string | null>(null);
   // Spec 2 §2 "While loading, a second click is ignored": a ref, so two clicks in one frame too.
   const busy = useRef(false);
@@ -79,7 +99,7 @@ export function AuthoringTasksRoute() {
   };
 
   // Spec 2 §8 "Authoring job list load error: only clears the busy indicator".
-  const items = jobs.data?.items ?? [];
+  const items = (jobs.data?.items ?? []).filter((row) => canOpenRow(roles, row));
   return (
     <Stack spacing={2} sx={{ p: 2, maxWidth: 1100 }}>
       <Typography variant="h5" component="h2">
