@@ -68,8 +68,10 @@ describe('the route table guards every /internal route', () => {
     },
   );
 
-  it('routes of later issues answer 501 after the privilege check', async () => {
-    // Whichever routes are not built yet (fewer with every issue) answer the same 501.
+  it('every staff route of the spec is built: none answers 501 any more', async () => {
+    // The 501 mechanism (platform/api-routes.ts registerNotBuilt) stays for routes the spec adds
+    // later; today every route of the table has its handler.
+    const notBuilt: string[] = [];
     for (const route of STAFF_ROUTES) {
       const response = await t.app.inject({
         method: route.method,
@@ -78,12 +80,10 @@ describe('the route table guards every /internal route', () => {
         ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
       });
       if (response.statusCode === 501) {
-        expect(response.json(), routeKey(route)).toEqual({
-          error: 'Not Implemented',
-          message: 'This endpoint is not available yet.',
-        });
+        notBuilt.push(routeKey(route));
       }
     }
+    expect(notBuilt).toEqual([]);
   });
 
   it('refuses a staff token on the analytics page’s own routes: they need its signed token (401)', async () => {
