@@ -1,8 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { PORTAL_ROUTES, type PortalRoute } from '@loopdesk/contracts/portal-routes.ts';
 import { signInAs } from './support/sign-in.ts';
-
-const NOT_AVAILABLE = 'This screen is not available yet.';
 
 test('a signed-out visit to a jobs screen signs in and lands on that screen', async ({ page }) => {
   await page.goto('/jobs/federated');
@@ -36,22 +33,6 @@ test('the login screen sends a signed-in user to /', async ({ page }) => {
 
   await expect(page).toHaveURL('/');
   await expect(page.getByRole('heading', { name: 'Login to your account' })).toBeHidden();
-});
-
-test('a screen a later issue builds says it is not available yet', async ({ page }) => {
-  // Whichever screen of the route table is still to be built (none left: nothing to check).
-  const later = (PORTAL_ROUTES as readonly PortalRoute[]).find(
-    (route) => route.status === 'later' && route.label !== undefined && !route.path.includes(':'),
-  );
-  test.skip(!later, 'every screen is built');
-  await signInAs(page, 'lead@loopdesk.test');
-
-  await page.goto(later?.path ?? '/');
-
-  await expect(page.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText(
-    later?.title ?? '',
-  );
-  await expect(page.getByText(NOT_AVAILABLE)).toBeVisible();
 });
 
 test('a remembered target expires after five minutes: sign-in then lands on /', async ({
