@@ -90,6 +90,50 @@ describe('the HTTP app', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("keeps a caller's X-Request-ID only when well formed; any other is replaced, in the answer and in the audit trail", async () => {
+    const uuid = '3f1c2b9e-5a47-4d2e-9c1a-0b6e8f7d2a10';
+    for (const given of ['trace-me', uuid, 'A'.repeat(64)]) {
+      const kept = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': given } });
+      expect(kept.headers['x-request-id']).toBe(given);
+    }
+    const forged = [
+      'A'.repeat(65),
+      'x; drop table audit_events',
+      'trace me',
+      'trace\u0000me',
+      '"},{"level":60,"msg":"forged"',
+      'café',
+      '',
+    ];
+    for (const given of forged) {
+      // Refused (no token): the refusal's audit row carries the request id.
+      const response = await t.app.inject({
+        url: '/internal/users/me',
+        headers: { 'x-request-id': given },
+      });
+      expect(response.statusCode).toBe(401);
+      const id = response.headers['x-request-id'];
+      expect(id, given).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      // The refusal's audit row carries the new id; none carries what the caller sent (a text
+      // with NUL is not even storable, so it is not looked for).
+      const ids = [String(id), ...(given.includes('\u0000') ? [] : [given])];
+      const rows = await t.database.db
+        .selectFrom('audit_events')
+        .select('request_id')
+        .where('request_id', 'in', ids)
+        .execute();
+      expect(rows, given).toEqual([{ request_id: id }]);
+    }
+    // The header given twice is not a well-formed id either.
+    const twice = await t.app.inject({
+      url: '/healthz',
+      headers: { 'x-request-id': ['one', 'two'] },
+    });
+    expect(twice.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('answers every error in one shape { error, message, details? }', async () => {
     const as = (token: string) => ({ authorization: `Bearer ${token}` });
     const bobKey = b64('ann@example.test');

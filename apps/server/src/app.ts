@@ -58,6 +58,19 @@ const API_PREFIXES = ['/internal/', '/api/', '/auth/', '/oidc/', '/ws/'];
 const POLLED_PATHS =
   /^\/(healthz|readyz|internal\/queues\/[^/?]+\/_size|internal\/sessions\/_count|api\/v1\/(events|requests))(\?|$)/;
 
+/** What a caller's `X-Request-ID` may be: a UUID, or letters, digits and dashes, up to 64. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
+ * The request's id: the caller's `X-Request-ID` when it matches REQUEST_ID_PATTERN (so a trace
+ * crosses services), else a new UUID. Anything else (control characters, 10 kB, a forged log
+ * line) never reaches the logs or the audit trail.
+ */
+function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+}
+
 /** Builds the whole HTTP app without listening, so tests can inject requests or pick a port. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
@@ -65,8 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: config.env.LOG_LEVEL },
     bodyLimit: config.env.BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A caller's X-Request-ID is kept only when well formed: it lands in logs and audit rows.
+    requestIdHeader: false,
+    genReqId: requestId,
     trustProxy: config.nodeEnv === 'production',
     return503OnClosing: true,
     // One line per request instead of two (the onResponse hook of hardenHttp).

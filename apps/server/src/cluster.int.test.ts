@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUPLICATE_SESSION_MESSAGE } from '@loopdesk/contracts/realtime.ts';
 import { EXCEPTION_EVENTS } from '@loopdesk/contracts/exceptions.ts';
 import type { Role } from '@loopdesk/contracts/privileges.ts';
-import { openDatabase, type DatabaseHandle } from './platform/db/database.ts';
-import { migrateToLatest } from './platform/db/migrate.ts';
+import type { DatabaseHandle } from './platform/db/database.ts';
 import { createUsersRepository } from './modules/users/repository.ts';
 import { createSessionStore } from './platform/auth/sessions.ts';
 import { createTokenService } from './platform/auth/tokens.ts';
-import { freePort } from './test/harness.ts';
-import { freshPostgresDatabase, startServerProcess, type ServerProcess } from './test/processes.ts';
+import { startTwoNodes, type ServerProcess, type TwoNodes } from './test/processes.ts';
 import { annotationData, openSocket } from './test/socket-client.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -18,33 +15,23 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!adminUrl || !redisUrl)(
   'two server processes on one PostgreSQL and one Redis',
   () => {
-    const secret = randomBytes(32).toString('hex');
-    let database: { url: string; drop(): Promise<void> };
+    let cluster: TwoNodes | undefined;
+    let secret: string;
     let handle: DatabaseHandle;
     let nodeA: ServerProcess;
     let nodeB: ServerProcess;
 
     beforeAll(async () => {
-      database = await freshPostgresDatabase(adminUrl ?? '', 'loopdesk_cluster');
-      // The test's own connections seed and read; the server processes write the outbox.
-      handle = await openDatabase({
-        databaseUrl: database.url,
-        pgliteDataDir: 'memory://',
-        webhookDeliveries: false,
+      // The test's own connection seeds and reads; the server processes write the outbox.
+      cluster = await startTwoNodes({
+        adminUrl: adminUrl ?? '',
+        redisUrl: redisUrl ?? '',
+        prefix: 'loopdesk_cluster',
       });
-      await migrateToLatest(handle);
-      const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl ?? '', SESSION_SECRET: secret };
-      [nodeA, nodeB] = await Promise.all([
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-a' }),
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-b' }),
-      ]);
+      ({ secret, handle, nodeA, nodeB } = cluster);
     }, 120_000);
     afterAll(async () => {
-      nodeA.child.kill('SIGTERM');
-      nodeB.child.kill('SIGTERM');
-      await Promise.all([nodeA.exited, nodeB.exited]);
-      await handle.close();
-      await database.drop();
+      await cluster?.close();
     });
 
     async function tokenFor(

@@ -18,6 +18,14 @@ export const DUPLICATE_SESSION_MESSAGE =
 /** Close code when an administrator closes a technician's session: no reconnect. */
 export const ADMIN_CLOSE_CODE = 4000;
 export const ADMIN_CLOSE_MESSAGE = 'Your session was closed by an administrator.';
+/**
+ * Close code when the sign-in session behind a socket ends (a logout, a refresh token reused, an
+ * idle or absolute timeout): no reconnect, its token is refused. The spec names 1008 for a second
+ * session only, and any other close is abnormal and reconnects (spec 1 §8, §9); a reconnect here
+ * would be refused again and again, so this is a code of the private range (RFC 6455 §7.4.2).
+ */
+export const SESSION_ENDED_CLOSE_CODE = 4001;
+export const SESSION_ENDED_MESSAGE = 'Your sign-in session has ended: sign in again.';
 
 /** `source` of every portal event (spec 1 §3 "Event envelope"). */
 export const PORTAL_SOURCE = '/portal';

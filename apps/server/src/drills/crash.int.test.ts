@@ -1,15 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@loopdesk/contracts/privileges.ts';
-import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
-import { migrateToLatest } from '../platform/db/migrate.ts';
-import { freePort } from '../test/harness.ts';
-import {
-  freshPostgresDatabase,
-  startServerProcess,
-  type ServerProcess,
-} from '../test/processes.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
+import { startTwoNodes, type ServerProcess, type TwoNodes } from '../test/processes.ts';
 import { annotationData, openSocket, type TestSocket } from '../test/socket-client.ts';
 import { tokenForRoles } from '../test/tokens.ts';
 
@@ -84,49 +77,34 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 describe.skipIf(!adminUrl || !redisUrl)(
   'drill: one of two nodes is killed with SIGKILL while 500 jobs flow (needs TEST_DATABASE_URL and TEST_REDIS_URL: two server processes on PostgreSQL and Redis)',
   () => {
-    const secret = randomBytes(32).toString('hex');
-    let database: { url: string; drop(): Promise<void> };
+    let cluster: TwoNodes | undefined;
+    let secret: string;
     let handle: DatabaseHandle;
     let nodeA: ServerProcess;
     let nodeB: ServerProcess;
     const sockets: TestSocket[] = [];
 
     beforeAll(async () => {
-      database = await freshPostgresDatabase(adminUrl ?? '', 'loopdesk_crash');
-      handle = await openDatabase({
-        databaseUrl: database.url,
-        pgliteDataDir: 'memory://',
-        webhookDeliveries: false,
+      cluster = await startTwoNodes({
+        adminUrl: adminUrl ?? '',
+        redisUrl: redisUrl ?? '',
+        prefix: 'loopdesk_crash',
+        env: {
+          JOB_LEASE_SECONDS: String(LEASE_SECONDS),
+          LEASE_SWEEP_SECONDS: String(SWEEP_SECONDS),
+          SOCKET_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+          // Agreement sampling on, as in production: its second deliveries must not break
+          // exactly-once either.
+          AGREEMENT_SAMPLE_SHARE: '0.05',
+        },
       });
-      await migrateToLatest(handle);
-      const env = {
-        DATABASE_URL: database.url,
-        REDIS_URL: redisUrl ?? '',
-        SESSION_SECRET: secret,
-        JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-        LEASE_SWEEP_SECONDS: String(SWEEP_SECONDS),
-        SOCKET_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
-        // Agreement sampling on, as in production: its second deliveries must not break
-        // exactly-once either.
-        AGREEMENT_SAMPLE_SHARE: '0.05',
-      };
-      [nodeA, nodeB] = await Promise.all([
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-a' }),
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-b' }),
-      ]);
+      ({ secret, handle, nodeA, nodeB } = cluster);
     }, 200_000);
     afterAll(async () => {
       for (const socket of sockets) {
         socket.ws.terminate();
       }
-      for (const node of [nodeA, nodeB]) {
-        if (node && node.child.exitCode === null && node.child.signalCode === null) {
-          node.child.kill('SIGTERM');
-        }
-      }
-      await Promise.all([nodeA?.exited, nodeB?.exited]);
-      await handle?.close();
-      await database?.drop();
+      await cluster?.close();
     });
 
     const signIn = (email: string, roles: Role[]) =>

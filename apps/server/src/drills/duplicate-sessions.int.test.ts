@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DUPLICATE_SESSION_CLOSE_CODE,
   DUPLICATE_SESSION_MESSAGE,
 } from '@loopdesk/contracts/realtime.ts';
-import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
-import { migrateToLatest } from '../platform/db/migrate.ts';
-import { freePort, startTestApp, type TestApp } from '../test/harness.ts';
-import {
-  freshPostgresDatabase,
-  startServerProcess,
-  type ServerProcess,
-} from '../test/processes.ts';
+import type { DatabaseHandle } from '../platform/db/database.ts';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { startTwoNodes, type ServerProcess, type TwoNodes } from '../test/processes.ts';
 import { openSocket, type TestSocket } from '../test/socket-client.ts';
 import { tokenForRoles } from '../test/tokens.ts';
 
@@ -192,37 +186,23 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.skipIf(!adminUrl || !redisUrl)(
   'drill: 50 sockets of the same technician at the same instant, across two nodes',
   () => {
-    const secret = randomBytes(32).toString('hex');
-    let database: { url: string; drop(): Promise<void> };
+    let cluster: TwoNodes | undefined;
+    let secret: string;
     let handle: DatabaseHandle;
     let nodes: ServerProcess[] = [];
 
     beforeAll(async () => {
-      database = await freshPostgresDatabase(adminUrl ?? '', 'loopdesk_drill');
-      handle = await openDatabase({
-        databaseUrl: database.url,
-        pgliteDataDir: 'memory://',
-        webhookDeliveries: false,
+      cluster = await startTwoNodes({
+        adminUrl: adminUrl ?? '',
+        redisUrl: redisUrl ?? '',
+        prefix: 'loopdesk_drill',
+        env: { SOCKET_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS },
       });
-      await migrateToLatest(handle);
-      const env = {
-        DATABASE_URL: database.url,
-        REDIS_URL: redisUrl ?? '',
-        SESSION_SECRET: secret,
-        SOCKET_HEARTBEAT_SECONDS: HEARTBEAT_SECONDS,
-      };
-      nodes = await Promise.all([
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-a' }),
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-b' }),
-      ]);
+      ({ secret, handle } = cluster);
+      nodes = [cluster.nodeA, cluster.nodeB];
     }, 120_000);
     afterAll(async () => {
-      for (const node of nodes) {
-        node.child.kill('SIGTERM');
-      }
-      await Promise.all(nodes.map((node) => node.exited));
-      await handle?.close();
-      await database?.drop();
+      await cluster?.close();
     });
 
     it('exactly one survives across both nodes; the other 49 are closed with 1008', async () => {

@@ -49,7 +49,16 @@ describe('audit completeness: every call of a route touching patient data is aud
     });
     key = created.json<{ key: string }>().key;
   });
+  /** The drill's figures, printed at the end: calls made, and the entries they left. */
+  const figures = { calls: 0, withEntry: 0, outcomes: new Map<string, number>() };
   afterAll(async () => {
+    const outcomes = [...figures.outcomes].map(([outcome, n]) => `${outcome} ${n}`).join(', ');
+    console.info(
+      `[drill] audit completeness: ${marked.length} routes marked (read ` +
+        `${marked.filter((route) => route.patientData === 'read').length}, write ` +
+        `${marked.filter((route) => route.patientData === 'write').length}), ${figures.calls} calls, ` +
+        `${figures.withEntry} with their audit entries (${outcomes})`,
+    );
     await t.close();
   });
 
@@ -77,6 +86,11 @@ describe('audit completeness: every call of a route touching patient data is aud
       .selectAll()
       .where('request_id', '=', requestId)
       .execute();
+    figures.calls += 1;
+    figures.withEntry += entries.length > 0 ? 1 : 0;
+    for (const entry of entries) {
+      figures.outcomes.set(entry.outcome, (figures.outcomes.get(entry.outcome) ?? 0) + 1);
+    }
     return { response, entries };
   }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTAL_ROUTES } from '@loopdesk/contracts/portal-routes.ts';
 import { canAccess, ROLES, type Role } from '@loopdesk/contracts/privileges.ts';
@@ -5,7 +6,8 @@ import { SOCKET_PATHS, type SessionSource } from '@loopdesk/contracts/realtime.t
 import { API_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
 import { isStaffAccess } from '@loopdesk/contracts/routes/api-route.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { openSocket } from '../test/socket-client.ts';
+import { annotationData, openSocket } from '../test/socket-client.ts';
+import { createJobsRepository } from '../modules/jobs/repository.ts';
 import { tokenForRoles } from '../test/tokens.ts';
 import { SOCKET_PRIVILEGE } from '../modules/realtime/role-changes.ts';
 
@@ -123,6 +125,16 @@ describe('authorisation: screens, sockets and tenants', () => {
     }
   });
   afterAll(async () => {
+    const refused = await t.database.db
+      .selectFrom('audit_events')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('action', '=', 'request.refused')
+      .executeTakeFirstOrThrow();
+    console.info(
+      `[drill] authorisation: ${BUILT.length} screens and ${Object.keys(SOCKET_PATHS).length} ` +
+        `sockets for ${ROLE_SETS.length + 1} role sets (no role included), tenants acme and ` +
+        `beta; ${refused.n} requests and sockets refused with 401/403, each audited`,
+    );
     await t.close();
   });
 
@@ -260,6 +272,52 @@ describe('authorisation: screens, sockets and tenants', () => {
       // The same call for its own tenant is not refused for the tenant (the check can fail).
       const own = await read(url, 'acme');
       expect(own.statusCode, own.body).not.toBe(other.statusCode === 404 ? 404 : -1);
+    });
+
+    it('a job of tenant beta naming acme’s conversation and patient: its frame is what the assistant sent, its context holds nothing of acme', async () => {
+      const tech = (await tokenForRoles(t, 'tenant-tech@example.test', ['annotator'])).token;
+      const socket = await openSocket(t.baseUrl, '/ws/federated', tech);
+      try {
+        await socket.next('technician.session.paused');
+        socket.send('technician.session.activate');
+        await socket.next('technician.session.waiting');
+        const jobs = createJobsRepository(t.database.db);
+        const contextOf = async (tenant: string) => {
+          const job = await jobs.enqueue({
+            queue: 'federated',
+            type: 'message.annotation.job',
+            tenant,
+            payload: {
+              lastTurn: {
+                content: 'Since Tuesday',
+                messageId: 'm2',
+                userId: 'patient-acme',
+                metadata: { conversationId: 'conv-acme' },
+              },
+            },
+          });
+          await t.app.hub.jobsAvailable(['federated']);
+          const frame = await socket.next('message.annotation.job');
+          const context = await t.app.inject({
+            method: 'GET',
+            url: `/internal/quinn/jobs/${job.id}/_context`,
+            headers: { authorization: `Bearer ${tech}` },
+          });
+          socket.send('message.annotation', annotationData(job.id));
+          await socket.next('technician.session.waiting');
+          return { frame: JSON.stringify(frame), context };
+        };
+        const beta = await contextOf('beta');
+        expect(beta.frame).not.toMatch(/acme secret|Acmefamily/);
+        expect(beta.context.statusCode, beta.context.body).toBe(200);
+        expect(beta.context.body).not.toMatch(/acme secret|Acmefamily|"Pat"/);
+        // The same job of tenant acme reads acme's conversation (the check can fail).
+        const acme = await contextOf('acme');
+        expect(acme.context.body).toMatch(/acme secret/);
+      } finally {
+        socket.ws.close();
+        await socket.closed;
+      }
     });
 
     it('the conversation list and search with X-Tenant-ID list that tenant’s conversations only', async () => {

@@ -1,25 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { buildApp } from '../app.ts';
 import { hasWebhook, loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import type { Bus } from '../platform/bus.ts';
-import { freshPostgresDatabase } from './processes.ts';
+import { freePort, freshPostgresDatabase } from './processes.ts';
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free TCP port on the loopback interface (kept with the server processes that need one). */
+export { freePort };
 
 export interface TestApp {
   readonly app: FastifyInstance;

@@ -1,9 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
+import { migrateToLatest } from '../platform/db/migrate.ts';
 
 const MAIN = path.join(import.meta.dirname, '..', 'main.ts');
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /** A fresh, empty PostgreSQL database next to the one TEST_DATABASE_URL names; dropped by `drop()`. */
 export async function freshPostgresDatabase(
@@ -88,4 +104,76 @@ export async function startServerProcess(
   }
   child.kill('SIGKILL');
   throw new Error(`server on ${port} did not become ready:\n${output}`);
+}
+
+/** Two server processes on one PostgreSQL database and one Redis, as the cluster drills use. */
+export interface TwoNodes {
+  /** The SESSION_SECRET both nodes share: tokens signed with it are good on either. */
+  readonly secret: string;
+  /** The test's own connection to the nodes' database (migrated), to seed and to read. */
+  readonly handle: DatabaseHandle;
+  readonly nodeA: ServerProcess;
+  readonly nodeB: ServerProcess;
+  /** Stops the nodes still running (SIGTERM), closes the test's connection, drops the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `node-a` and `node-b` (NODE_ID) on a fresh database next to `adminUrl` and on
+ * `redisUrl`, with one random SESSION_SECRET and `env` on top; migrated before they start.
+ */
+export async function startTwoNodes(options: {
+  adminUrl: string;
+  redisUrl: string;
+  /** Names the fresh database (`<prefix>_<random>`), to tell drills apart. */
+  prefix: string;
+  env?: Record<string, string>;
+}): Promise<TwoNodes> {
+  const secret = randomBytes(32).toString('hex');
+  const database = await freshPostgresDatabase(options.adminUrl, options.prefix);
+  const handle = await openDatabase({
+    databaseUrl: database.url,
+    pgliteDataDir: 'memory://',
+    // The nodes deliver webhooks; the test's connection only seeds and reads.
+    webhookDeliveries: false,
+  });
+  const nodes: ServerProcess[] = [];
+  async function close(): Promise<void> {
+    for (const node of nodes) {
+      if (node.child.exitCode === null && node.child.signalCode === null) {
+        node.child.kill('SIGTERM');
+      }
+    }
+    await Promise.all(nodes.map((node) => node.exited));
+    await handle.close();
+    await database.drop();
+  }
+  try {
+    await migrateToLatest(handle);
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: options.redisUrl,
+      SESSION_SECRET: secret,
+      ...options.env,
+    };
+    const [portA, portB] = [await freePort(), await freePort()];
+    const started = await Promise.allSettled([
+      startServerProcess(portA, { ...env, NODE_ID: 'node-a' }),
+      startServerProcess(portB, { ...env, NODE_ID: 'node-b' }),
+    ]);
+    for (const result of started) {
+      if (result.status === 'fulfilled') {
+        nodes.push(result.value);
+      }
+    }
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) {
+      throw failed.reason;
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const [nodeA, nodeB] = nodes as [ServerProcess, ServerProcess];
+  return { secret, handle, nodeA, nodeB, close };
 }

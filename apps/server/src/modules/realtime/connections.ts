@@ -28,6 +28,8 @@ import type { SessionsRepository } from './sessions-repository.ts';
 export interface Connection {
   readonly id: string;
   readonly userId: string;
+  /** The sign-in session whose access token opened the socket: it closes when that ends. */
+  readonly sessionId: string | null;
   readonly email: string;
   readonly roles: readonly Role[];
   readonly source: SessionSource;
@@ -177,7 +179,7 @@ export function attachSocket(
     handlers: ConnectionHandlers;
   },
   socket: WebSocket,
-  user: { id: string; email: string; roles: readonly Role[] },
+  user: { id: string; email: string; roles: readonly Role[]; sessionId?: string },
   source: SessionSource,
   duplicate: { code: number; message: string },
   ip: string | null,
@@ -186,6 +188,7 @@ export function attachSocket(
   const conn: Connection = {
     id: randomUUID(),
     userId: user.id,
+    sessionId: user.sessionId ?? null,
     email: user.email,
     roles: user.roles,
     source,

@@ -106,7 +106,7 @@ export function createRealtimeHub(options: HubOptions) {
      */
     attach(
       socket: WebSocket,
-      user: { id: string; email: string; roles: readonly Role[] },
+      user: { id: string; email: string; roles: readonly Role[]; sessionId?: string },
       source: SessionSource,
       duplicate: { code: number; message: string },
       ip: string | null = null,
@@ -283,7 +283,8 @@ export function createRealtimeHub(options: HubOptions) {
     },
 
     /** For metrics and role changes: this node's open sockets, each with its kind and user. */
-    sockets: (): Iterable<Pick<Connection, 'source' | 'userId' | 'socket'>> => connections.values(),
+    sockets: (): Iterable<Pick<Connection, 'source' | 'userId' | 'sessionId' | 'socket'>> =>
+      connections.values(),
   };
 }
 

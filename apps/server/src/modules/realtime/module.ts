@@ -14,6 +14,7 @@ import { createRealtimeHub, type RealtimeHub } from './hub.ts';
 import { registerSessionRoutes, registerSockets } from './routes.ts';
 import { createSessionsRepository } from './sessions-repository.ts';
 import { closeSocketsOnRoleChange } from './role-changes.ts';
+import { closeSocketsOnSessionEnd } from './session-ends.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,8 +58,17 @@ export default fp(
     await registerSockets(app, { hub, tokens, sessions });
     hub.start();
     const offRoleChanges = closeSocketsOnRoleChange(bus, hub);
+    // Sessions are checked again at the heartbeat's pace (at least every second).
+    const offSessionEnds = closeSocketsOnSessionEnd({
+      bus,
+      hub,
+      sessions,
+      checkMs: Math.max(heartbeatMs, 1000),
+      log: app.log,
+    });
     app.addHook('preClose', async () => {
       offRoleChanges();
+      offSessionEnds();
       await hub.stop();
     });
     app.decorate('hub', hub);

@@ -75,4 +75,57 @@ describe('sign-in policy', () => {
       message: expect.stringMatching(/^Too many requests: wait \d+ seconds and try again\.$/),
     });
   });
+
+  it('the limit counts per address and per step: sign-in start and callback at SIGN_IN_RATE_LIMIT, refresh at four times it', async () => {
+    t = await startTestApp({ env: { SIGN_IN_RATE_LIMIT: '2' } });
+    const app = t.app;
+    const statuses = async (
+      times: number,
+      request: { method: 'GET' | 'POST'; url: string; remoteAddress: string },
+    ): Promise<number[]> => {
+      const seen: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const response = await app.inject({
+          ...request,
+          ...(request.method === 'POST'
+            ? { headers: { 'content-type': 'application/json' }, payload: '{}' }
+            : {}),
+        });
+        seen.push(response.statusCode);
+      }
+      return seen;
+    };
+    const ok = (status: number) => status !== 429;
+    // Someone at 10.0.0.1 starts a sign-in three times in a minute: the third is refused.
+    const login = await statuses(3, {
+      method: 'GET',
+      url: '/auth/login',
+      remoteAddress: '10.0.0.1',
+    });
+    expect(login.slice(0, 2).every(ok)).toBe(true);
+    expect(login[2]).toBe(429);
+    // A colleague at another address is not held back by it.
+    const colleague = await statuses(1, {
+      method: 'GET',
+      url: '/auth/login',
+      remoteAddress: '10.0.0.2',
+    });
+    expect(colleague.every(ok)).toBe(true);
+    // Callbacks (a provider's answers, or someone guessing codes) are limited the same way.
+    const callback = await statuses(3, {
+      method: 'GET',
+      url: '/auth/callback?code=guess&state=guess',
+      remoteAddress: '10.0.0.3',
+    });
+    expect(callback.slice(0, 2).every(ok)).toBe(true);
+    expect(callback[2]).toBe(429);
+    // Refresh, which every open tab calls, gets four times the limit: 8 pass, the 9th is refused.
+    const refreshes = await statuses(9, {
+      method: 'POST',
+      url: '/auth/refresh',
+      remoteAddress: '10.0.0.4',
+    });
+    expect(refreshes.slice(0, 8)).toEqual(Array.from({ length: 8 }, () => 204));
+    expect(refreshes[8]).toBe(429);
+  });
 });

@@ -1,19 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@loopdesk/contracts/privileges.ts';
-import { ADMIN_CLOSE_CODE } from '@loopdesk/contracts/realtime.ts';
+import {
+  ADMIN_CLOSE_CODE,
+  SESSION_ENDED_CLOSE_CODE,
+  SESSION_ENDED_MESSAGE,
+} from '@loopdesk/contracts/realtime.ts';
 import { buildApp } from '../../app.ts';
 import { createInProcessBus } from '../bus.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import { createUsersRepository } from '../../modules/users/repository.ts';
 import { freePort, startTestApp, type TestApp } from '../../test/harness.ts';
-import {
-  freshPostgresDatabase,
-  startServerProcess,
-  type ServerProcess,
-} from '../../test/processes.ts';
-import { openSocket } from '../../test/socket-client.ts';
+import { startTwoNodes, type ServerProcess, type TwoNodes } from '../../test/processes.ts';
+import { openSocket, type TestSocket } from '../../test/socket-client.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
 import { ROLES_CHANGED_MESSAGE } from './guard.ts';
 import { createSessionStore } from './sessions.ts';
@@ -64,6 +62,51 @@ async function signedIn(
   return { token, refreshToken, userId: user.id, sessionId };
 }
 
+/**
+ * A socket the node's hub has attached, so that a session end can find it. (Node B shares node
+ * A's configuration, so its frames name A's origin: the test waits on the hub, not on a frame.)
+ */
+async function attached(
+  node: FastifyInstance,
+  baseUrl: string,
+  path: string,
+  token: string,
+): Promise<TestSocket> {
+  const before = new Set([...node.hub.sockets()].map((conn) => conn.socket));
+  const socket = await openSocket(baseUrl, path, token);
+  for (let i = 0; i < 100; i++) {
+    if ([...node.hub.sockets()].some((conn) => !before.has(conn.socket))) {
+      return socket;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the socket on ${path} was not attached within 5 s`);
+}
+
+/** How the socket closed, within 5 s (a socket left open fails the test rather than hang). */
+async function closedAtOnce(socket: TestSocket): Promise<{ code: number; reason: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      socket.closed,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('the socket was not closed within 5 s')), 5_000);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether the socket is still open a moment after the others closed (the close is not blanket). */
+async function stillOpen(socket: TestSocket): Promise<boolean> {
+  const outcome = await Promise.race([
+    socket.closed.then(() => 'closed' as const),
+    new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 300)),
+  ]);
+  return outcome === 'open';
+}
+
 describe('the session cache: no database read per request, revocation at once', () => {
   let a: TestApp;
   let b: FastifyInstance;
@@ -71,7 +114,9 @@ describe('the session cache: no database read per request, revocation at once', 
   const bus = createInProcessBus();
 
   beforeAll(async () => {
-    a = await startTestApp({ listen: true, bus });
+    // Heartbeats a minute apart: the periodic check of sessions behind sockets (every heartbeat)
+    // does not run during a test, so a socket closed here was closed by the bus.
+    a = await startTestApp({ listen: true, bus, env: { SOCKET_HEARTBEAT_SECONDS: '60' } });
     // Node B: a second app on the same database and the same bus, as a second process would be.
     b = await buildApp({ config: a.config, database: a.database, logger: false, bus });
     const port = await freePort();
@@ -122,6 +167,59 @@ describe('the session cache: no database read per request, revocation at once', 
     expect(onA.statusCode).toBe(401);
   });
 
+  it('a logout on node A closes the sockets of that session on both nodes with 4001; other sessions keep theirs', async () => {
+    const ivy = await signedIn(a.database, a.config.sessionSecret, 'ivy@cache.test', [
+      'annotator',
+      'medical',
+    ]);
+    const other = await signedIn(a.database, a.config.sessionSecret, 'olga@cache.test', [
+      'annotator',
+    ]);
+    // Ivy works the federated queue through node A and the exception desk through node B; Olga,
+    // another technician, works through node A.
+    const federated = await attached(a.app, a.baseUrl, '/ws/federated', ivy.token);
+    const exceptions = await attached(b, bBaseUrl, '/ws/exceptions', ivy.token);
+    const olga = await attached(a.app, a.baseUrl, '/ws/federated', other.token);
+    expect(await logout(a.baseUrl, ivy.refreshToken)).toBe(204);
+    expect(await closedAtOnce(federated)).toEqual({
+      code: SESSION_ENDED_CLOSE_CODE,
+      reason: SESSION_ENDED_MESSAGE,
+    });
+    expect(await closedAtOnce(exceptions)).toEqual({
+      code: SESSION_ENDED_CLOSE_CODE,
+      reason: SESSION_ENDED_MESSAGE,
+    });
+    expect(await stillOpen(olga)).toBe(true);
+    // A new socket with the old access token is refused.
+    await expect(openSocket(bBaseUrl, '/ws/federated', ivy.token)).rejects.toThrow(
+      'refused with 401',
+    );
+    olga.ws.close();
+    await olga.closed;
+  });
+
+  it('a session found idle at refresh ends, and its sockets close on both nodes', async () => {
+    const ida = await signedIn(a.database, a.config.sessionSecret, 'ida@cache.test', [
+      'annotator',
+      'medical',
+    ]);
+    const federated = await attached(a.app, a.baseUrl, '/ws/federated', ida.token);
+    const exceptions = await attached(b, bBaseUrl, '/ws/exceptions', ida.token);
+    // Ida's last refresh was 31 minutes ago (the idle timeout is 30): her next one ends it.
+    await a.database.db
+      .updateTable('auth_sessions')
+      .set({ last_refreshed_at: new Date(Date.now() - 31 * 60_000) })
+      .where('id', '=', ida.sessionId)
+      .execute();
+    const outcome = await b.sessions.refresh(ida.refreshToken);
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('without activity'),
+    });
+    expect((await closedAtOnce(federated)).code).toBe(SESSION_ENDED_CLOSE_CODE);
+    expect((await closedAtOnce(exceptions)).code).toBe(SESSION_ENDED_CLOSE_CODE);
+  });
+
   it('a role change on node A takes effect at once on node B, on REST and on sockets', async () => {
     const erin = await tokenForRoles(a, 'erin@cache.test', ['annotator', 'medical']);
     const admin = await tokenForRoles(a, 'ada@cache.test', ['admin']);
@@ -143,10 +241,10 @@ describe('the session cache: no database read per request, revocation at once', 
     const onB = await b.inject({ url: '/internal/users/me', headers: bearer(erin.token) });
     expect(onB.statusCode).toBe(401);
     expect(onB.json<{ message: string }>().message).toBe(ROLES_CHANGED_MESSAGE);
-    expect((await exceptions.closed).code).toBe(ADMIN_CLOSE_CODE);
+    expect((await closedAtOnce(exceptions)).code).toBe(ADMIN_CLOSE_CODE);
   });
 
-  it('a reused refresh token ends the session on every node', async () => {
+  it('a reused refresh token ends the session on every node, and closes its sockets', async () => {
     const lee = await signedIn(a.database, a.config.sessionSecret, 'lee@cache.test', ['annotator']);
     expect(
       (await b.inject({ url: '/internal/users/me', headers: bearer(lee.token) })).statusCode,
@@ -160,8 +258,13 @@ describe('the session cache: no database read per request, revocation at once', 
       .where('session_id', '=', lee.sessionId)
       .where('used_at', 'is not', null)
       .execute();
+    const onB = await attached(b, bBaseUrl, '/ws/federated', lee.token);
     const reused = await a.app.sessions.refresh(lee.refreshToken);
     expect(reused.ok).toBe(false);
+    expect(await closedAtOnce(onB)).toEqual({
+      code: SESSION_ENDED_CLOSE_CODE,
+      reason: SESSION_ENDED_MESSAGE,
+    });
     expect(
       (await b.inject({ url: '/internal/users/me', headers: bearer(lee.token) })).statusCode,
     ).toBe(401);
@@ -173,46 +276,71 @@ describe('the session cache: no database read per request, revocation at once', 
   });
 });
 
+describe('a session that times out while its socket is open', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Heartbeats every 2 seconds: sessions behind sockets are checked as often. (Shorter, a test
+    // client starved by a loaded machine misses its pongs and is cut.)
+    app = await startTestApp({ listen: true, env: { SOCKET_HEARTBEAT_SECONDS: '2' } });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('reaching its absolute lifetime with nobody refreshing, the socket closes with 4001 at the next check', async () => {
+    const max = await signedIn(app.database, app.config.sessionSecret, 'max@cache.test', [
+      'annotator',
+    ]);
+    const socket = await attached(app.app, app.baseUrl, '/ws/federated', max.token);
+    // Max's 12 hours run out while he waits for work; nothing refreshes or logs out, so no
+    // message travels. The node's check reads the session again once its cache entry is older
+    // than the cache's 5 seconds, and closes the socket.
+    await app.database.db
+      .updateTable('auth_sessions')
+      .set({ absolute_expires_at: new Date(Date.now() - 1_000) })
+      .where('id', '=', max.sessionId)
+      .execute();
+    expect(await socket.closed).toEqual({
+      code: SESSION_ENDED_CLOSE_CODE,
+      reason: SESSION_ENDED_MESSAGE,
+    });
+  });
+});
+
 const adminUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.skipIf(!adminUrl || !redisUrl)(
   'two server processes on Redis: logout on A refused on B',
   () => {
-    const secret = randomBytes(32).toString('hex');
-    let database: { url: string; drop(): Promise<void> };
+    let cluster: TwoNodes | undefined;
     let handle: DatabaseHandle;
+    let secret: string;
     let nodeA: ServerProcess;
     let nodeB: ServerProcess;
 
     beforeAll(async () => {
-      database = await freshPostgresDatabase(adminUrl ?? '', 'loopdesk_session_cache');
-      handle = await openDatabase({
-        databaseUrl: database.url,
-        pgliteDataDir: 'memory://',
-        webhookDeliveries: false,
+      cluster = await startTwoNodes({
+        adminUrl: adminUrl ?? '',
+        redisUrl: redisUrl ?? '',
+        prefix: 'loopdesk_session_cache',
       });
-      await migrateToLatest(handle);
-      const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl ?? '', SESSION_SECRET: secret };
-      [nodeA, nodeB] = await Promise.all([
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-a' }),
-        startServerProcess(await freePort(), { ...env, NODE_ID: 'node-b' }),
-      ]);
+      ({ handle, secret, nodeA, nodeB } = cluster);
     }, 120_000);
     afterAll(async () => {
-      nodeA.child.kill('SIGTERM');
-      nodeB.child.kill('SIGTERM');
-      await Promise.all([nodeA.exited, nodeB.exited]);
-      await handle.close();
-      await database.drop();
+      await cluster?.close();
     });
 
-    it('node B refuses the access token within a second of the logout on node A', async () => {
+    it('node B refuses the access token and closes its socket within a second of the logout on node A', async () => {
       const ann = await signedIn(handle, secret, 'ann@cluster-cache.test', ['annotator']);
       const me = (base: string) =>
         fetch(`${base}/internal/users/me`, { headers: bearer(ann.token) });
       expect((await me(nodeA.baseUrl)).status).toBe(200);
       expect((await me(nodeB.baseUrl)).status).toBe(200);
+      const socket = await openSocket(nodeB.baseUrl, '/ws/federated', ann.token);
+      // Announced once node B attached it.
+      await socket.next('technician.session.paused');
+      const loggedOutAt = performance.now();
       expect(await logout(nodeA.baseUrl, ann.refreshToken)).toBe(204);
       expect((await me(nodeA.baseUrl)).status).toBe(401);
       // The message travels through Redis: poll B until it refuses, for at most a second.
@@ -224,6 +352,12 @@ describe.skipIf(!adminUrl || !redisUrl)(
         }
       }
       expect(status).toBe(401);
+      const closed = await closedAtOnce(socket);
+      const closeMs = performance.now() - loggedOutAt;
+      console.info(
+        `[drill] logout across processes: REST refused on B, socket on B closed ${closed.code} after ${closeMs.toFixed(0)} ms`,
+      );
+      expect(closed).toEqual({ code: SESSION_ENDED_CLOSE_CODE, reason: SESSION_ENDED_MESSAGE });
     });
   },
 );

@@ -227,6 +227,19 @@ describe('technician socket', () => {
     expect(fake.sockets).toHaveLength(1);
   });
 
+  it('a socket whose sign-in session ended (4001) says so and never reconnects', async () => {
+    const { fake, client, errors } = setup();
+    client.connect();
+    await settle();
+    fake.last().accept();
+
+    fake.last().drop(4001, 'Your sign-in session has ended: sign in again.');
+    expect(client.status).toBe('closed');
+    expect(errors).toEqual(['Your sign-in session has ended: sign in again.']);
+    await vi.advanceTimersByTimeAsync(RECONNECT_DELAY_MS * 20);
+    expect(fake.sockets).toHaveLength(1);
+  });
+
   it(`says '${NOT_OPEN_MESSAGE}' when sending on a socket that is not open`, async () => {
     const { fake, client, errors } = setup();
     expect(client.send('message.annotation', { jobId: 'j' })).toBe(false);

@@ -10,6 +10,8 @@ import {
   PING_EVENT,
   PONG_EVENT,
   PORTAL_SOURCE,
+  SESSION_ENDED_CLOSE_CODE,
+  SESSION_ENDED_MESSAGE,
   SESSION_EVENT_TYPES,
   SOCKET_PATHS,
   STATE_REQUESTS,
@@ -134,7 +136,7 @@ const defaultTimers: Timers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-type Drop = 'refused' | 'abnormal' | 'duplicate' | 'closed-by-admin';
+type Drop = 'refused' | 'abnormal' | 'duplicate' | 'closed-by-admin' | 'session-ended';
 
 /**
  * One technician socket (spec 1 §4 "Websocket lifecycle", §8): connects with the token as the
@@ -285,6 +287,8 @@ export class TechnicianSocket {
         this.#drop(socket, 'duplicate');
       } else if (event.code === ADMIN_CLOSE_CODE) {
         this.#drop(socket, 'closed-by-admin');
+      } else if (event.code === SESSION_ENDED_CLOSE_CODE) {
+        this.#drop(socket, 'session-ended');
       } else {
         this.#drop(socket, this.#opened ? 'abnormal' : 'refused');
       }
@@ -307,6 +311,11 @@ export class TechnicianSocket {
       case 'closed-by-admin':
         // An administrator ended the session on purpose: reconnecting would undo it.
         this.#listener.onError?.(ADMIN_CLOSE_MESSAGE);
+        return;
+      case 'session-ended':
+        // The sign-in session ended (logout in another tab, a timeout): a new socket would be
+        // refused; the portal's next token request sends the browser to sign in (spec 1 §8).
+        this.#listener.onError?.(SESSION_ENDED_MESSAGE);
         return;
       case 'abnormal':
         this.#listener.onError?.(CLOSED_ABNORMALLY_MESSAGE);
