@@ -151,12 +151,14 @@ for (const size of SIZES) {
   for (const reference of SCAN ? [false, true] : [false]) {
     const before = await memory();
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const recogniser = createRecogniser(concepts, reference ? { typoIndex: false } : {});
+    const cpu = process.cpuUsage(cpu0);
     const built = (performance.now() - t0) / 1000;
     const bytes = (await memory()) - before;
     const name = `${reference ? 'every_word' : 'recogniser'}.${size}`;
     console.log(
-      `${name}.build_seconds: ${built.toFixed(1)}  ${name}.bytes_per_concept: ${(bytes / concepts.length).toFixed(0)}  (${concepts.length} concepts, ${recogniser.size} names, ${(bytes / 2 ** 20).toFixed(0)} MiB)`,
+      `${name}.build_seconds: ${built.toFixed(1)} (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)})  ${name}.bytes_per_concept: ${(bytes / concepts.length).toFixed(0)}  (${concepts.length} concepts, ${recogniser.size} names, ${(bytes / 2 ** 20).toFixed(0)} MiB)`,
     );
     subjects.push({ name, size, recogniser, seconds: 0, cpuSeconds: 0, characters: 0 });
   }
@@ -185,11 +187,15 @@ for (const subject of subjects) {
     `${subject.name}.characters_per_second: ${rate(subject).toFixed(0)} (per CPU second ${cpuRate(subject).toFixed(0)})  ratio_vs_${base.name}: ${(rate(subject) / rate(base)).toFixed(2)} (CPU ${(cpuRate(subject) / cpuRate(base)).toFixed(2)})`,
   );
 }
-const top = subjects.filter((s) => s.size === largest && s.name.startsWith('recogniser'))[0];
-if (top && top !== base) {
-  const ratio = Math.min(rate(top) / rate(base), cpuRate(top) / cpuRate(base));
+// The goal (issue 22 item 3): the largest size against 100,000 (or the smallest when not run),
+// the lower of the wall and CPU ratios.
+const indexed = subjects.filter((s) => s.name.startsWith('recogniser'));
+const top = indexed.find((s) => s.size === largest);
+const low = indexed.find((s) => s.size === 100_000) ?? base;
+if (top && top !== low) {
+  const ratio = Math.min(rate(top) / rate(low), cpuRate(top) / cpuRate(low));
   console.log(
-    `goal: characters/s at ${largest} concepts within 10% of ${base.size} (ratio ≥ 0.90): ${ratio.toFixed(2)} → ${ratio >= 0.9 ? 'met' : 'NOT met'}`,
+    `goal: characters/s at ${largest} concepts within 10% of ${low.size} (ratio ≥ 0.90): ${ratio.toFixed(2)} → ${ratio >= 0.9 ? 'met' : 'NOT met'}`,
   );
 }
 process.exit(0);

@@ -7,13 +7,12 @@ import type { Match, NameEntry, Unit } from './matching.ts';
 import { fuzzyMatcher, insert, longestAt, node, unitsOf } from './matching.ts';
 import type { NameEntryInput } from './name-trie.ts';
 import { NameTrie, NONE } from './name-trie.ts';
-import { derivedNames, nameKeys, partOf, unitKey } from './names.ts';
+import { derivedNames, nameKeys, nameKeysAndWords, partOf, unitKey } from './names.ts';
 import type { OnsetEntity } from './onset.ts';
 import { recogniseOnsets } from './onset.ts';
 import type { Sentence } from './tokenise.ts';
 import { splitSentences, tokenise } from './tokenise.ts';
 import { readDoseFrequency } from './medication.ts';
-import { wordKey } from './normalise.ts';
 import { FILLER_WORDS, PREDICATIVE_ADJECTIVES } from './word-lists.ts';
 
 export { wordKey } from './normalise.ts';
@@ -155,7 +154,7 @@ export function createRecogniser(
     }
     const seen = new Set<string>();
     [concept.canonicalName, ...concept.aliases].forEach((name, i) => {
-      const keys = nameKeys(name);
+      const { keys, words } = nameKeysAndWords(name);
       const joined = keys.join(' ');
       if (keys.length > 0 && !seen.has(joined) && !ignored.has(joined)) {
         seen.add(joined);
@@ -163,9 +162,6 @@ export function createRecogniser(
         names.insert(keys, { concept: c, name: i, derived: false, ...(part ? { part } : {}) });
         size++;
       }
-      const words = tokenise(name)
-        .filter((t) => t.kind !== 'punct')
-        .map((t) => wordKey(t.text));
       for (const way of derivedNames(keys, words)) {
         derived.push([
           way.keys,

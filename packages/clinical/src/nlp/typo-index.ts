@@ -17,10 +17,11 @@ import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
 
 /** A word with its doubled letters single: 'diarhea' and 'diarrhea', 'chils' and 'chills'. */
 const undoubledCache = new Map<string, string>();
+const undouble = (word: string): string => word.replace(/(\p{L})\1+/gu, '$1');
 export const undoubled = (word: string): string => {
   let single = undoubledCache.get(word);
   if (single === undefined) {
-    single = word.replace(/(\p{L})\1+/gu, '$1');
+    single = undouble(word);
     if (undoubledCache.size < 100_000) {
       undoubledCache.set(word, single);
     }
@@ -180,7 +181,8 @@ export class TypoIndex {
       if (word.length < 4 || !indexed(id)) {
         return;
       }
-      const single = undoubled(word);
+      // Not through the cache: it is kept for the words of the texts.
+      const single = undouble(word);
       singles[id] = single === word ? undefined : single;
       counts[id] = deletionCount(word.length, indexedBudget(word)) + (single === word ? 0 : 1);
       total += counts[id];
@@ -247,10 +249,13 @@ export class TypoIndex {
       const tag = tagOf(hash);
       const bucket = hash & this.mask;
       for (let p = this.offsets[bucket] as number; p < (this.offsets[bucket + 1] as number); p++) {
-        const id = this.postings[p] as number;
-        if (this.tags[p] === tag && this.seen[id] !== this.stamp) {
-          this.seen[id] = this.stamp;
-          visit(id);
+        // The tag first: a posting (another memory line) is read only when its tag matches.
+        if (this.tags[p] === tag) {
+          const id = this.postings[p] as number;
+          if (this.seen[id] !== this.stamp) {
+            this.seen[id] = this.stamp;
+            visit(id);
+          }
         }
       }
     };
