@@ -1,6 +1,8 @@
 import type { Concept } from '../kb/format.ts';
-import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
+import type { NameTrie } from './name-trie.ts';
+import { NONE } from './name-trie.ts';
 import type { Token } from './tokenise.ts';
+import { TypoIndex, typoWords } from './typo-index.ts';
 import { TEXTING } from './normalise.ts';
 import { CANNOT, cannotAt, LINK, unitKey } from './names.ts';
 import { COMMON_WORDS, FILLER_WORDS, LINKING_WORDS } from './word-lists.ts';
@@ -103,39 +105,52 @@ export interface Match<T> {
 /** At most this many filler words inside one name. */
 const MAX_FILLERS = 3;
 
+/** The longest name at a unit: the trie node it ends at. */
+export interface NameMatch {
+  from: number;
+  /** Exclusive unit index. */
+  to: number;
+  node: number;
+  fuzzy: number;
+}
+
 /**
  * Longest dictionary match starting at `from`; ties go to fewer fuzzy words. Inside a name,
  * filler words ('really') may be skipped, and a LINK step takes one or more linking words.
+ * `words` holds each unit's word number in the trie (NONE when no name holds the word);
+ * `fuzzyWord` gives the children of a node a word may be a misspelling of, in the node's order.
  */
-export function longestAt<T>(
-  root: TrieNode<T>,
+export function longestAt(
+  trie: NameTrie,
   units: readonly Unit[],
+  words: Int32Array,
   from: number,
-  fuzzyWord: ((key: string, node: TrieNode<T>) => TrieNode<T>[]) | undefined,
-): Match<T> | undefined {
-  let best: Match<T> | undefined;
-  const walk = (at: TrieNode<T>, i: number, fuzzy: number, skips: number, word: boolean): void => {
+  fuzzyWord: ((key: string, at: number) => number[]) | undefined,
+): NameMatch | undefined {
+  let best: NameMatch | undefined;
+  const link = trie.wordId(LINK);
+  const walk = (at: number, i: number, fuzzy: number, skips: number, word: boolean): void => {
     // A match ends on a word of the name, never on a skipped filler or a linking word.
-    if (word && at.values.length > 0 && i > from) {
+    if (word && i > from && trie.hasValues(at)) {
       const better = !best || i > best.to || (i === best.to && fuzzy < best.fuzzy);
       if (better) {
-        best = { from, to: i, values: at.values, fuzzy };
+        best = { from, to: i, node: at, fuzzy };
       }
     }
     const unit = units[i];
     if (!unit || (i > from && unit.comma)) {
       return;
     }
-    const exact = at.children.get(unit.key);
-    if (exact) {
+    const exact = trie.child(at, words[i] as number);
+    if (exact !== NONE) {
       walk(exact, i + 1, fuzzy, skips, true);
     } else if (fuzzy === 0 && fuzzyWord) {
       for (const next of fuzzyWord(unit.key, at)) {
         walk(next, i + 1, fuzzy + 1, skips, true);
       }
     }
-    const link = i > from ? at.children.get(LINK) : undefined;
-    if (link && LINKING_WORDS.has(unit.key)) {
+    const linked = i > from ? trie.child(at, link) : NONE;
+    if (linked !== NONE && LINKING_WORDS.has(unit.key)) {
       // One or more linking words (and fillers): 'is', 'has been', 'feels really'.
       let j = i;
       while (
@@ -145,19 +160,19 @@ export function longestAt<T>(
         (LINKING_WORDS.has((units[j] as Unit).key) || FILLER_WORDS.has((units[j] as Unit).key))
       ) {
         j++;
-        walk(link, j, fuzzy, skips, false);
+        walk(linked, j, fuzzy, skips, false);
       }
     }
     if (
       i > from &&
-      !exact &&
+      exact === NONE &&
       skips < MAX_FILLERS &&
       (FILLER_WORDS.has(unit.key) || LINKING_WORDS.has(unit.key))
     ) {
       walk(at, i + 1, fuzzy, skips + 1, false);
     }
   };
-  walk(root, from, 0, 0, false);
+  walk(0, from, 0, 0, false);
   return best;
 }
 
@@ -170,233 +185,47 @@ export function find<T>(root: TrieNode<T>, keys: readonly string[]): TrieNode<T>
   return at;
 }
 
-/** A word with its doubled letters single: 'diarhea' and 'diarrhea', 'chils' and 'chills'. */
-const undoubledCache = new Map<string, string>();
-export const undoubled = (word: string): string => {
-  let single = undoubledCache.get(word);
-  if (single === undefined) {
-    single = word.replace(/(\p{L})\1+/gu, '$1');
-    if (undoubledCache.size < 100_000) {
-      undoubledCache.set(word, single);
-    }
-  }
-  return single;
-};
-export const sameLetters = (a: string, b: string) =>
-  [...a].sort().join('') === [...b].sort().join('');
-
 /**
- * The children of a trie node with many children, sorted by key: an implicit character trie (the
- * keys sharing a prefix are a range, found by binary search), so that a typo is looked up in time
- * that depends on the word and the alphabet, not on how many names the dictionary holds.
- */
-interface ChildIndex {
-  keys: string[];
-  nodes: TrieNode<NameEntry>[];
-  /** Position of each child in the node's own order (the order a scan would find them in). */
-  order: Int32Array;
-}
-
-function indexChildren(at: TrieNode<NameEntry>): ChildIndex {
-  const entries: [string, TrieNode<NameEntry>, number][] = [];
-  let position = 0;
-  for (const [key, next] of at.children) {
-    if (key.length >= 4) {
-      entries.push([key, next, position]);
-    }
-    position++;
-  }
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return {
-    keys: entries.map((e) => e[0]),
-    nodes: entries.map((e) => e[1]),
-    order: Int32Array.from(entries, (e) => e[2]),
-  };
-}
-
-/** The range of `keys[lo, hi)` (all sharing `depth` characters) whose next character is `code`. */
-function charRange(
-  keys: readonly string[],
-  lo: number,
-  hi: number,
-  depth: number,
-  code: number,
-): [number, number] {
-  const start = lo < hi && (keys[lo] as string).length === depth ? lo + 1 : lo;
-  const bound = (strict: boolean) => {
-    let a = start;
-    let b = hi;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      const c = (keys[mid] as string).charCodeAt(depth);
-      if (c < code || (strict && c === code)) {
-        a = mid + 1;
-      } else {
-        b = mid;
-      }
-    }
-    return a;
-  };
-  return [bound(false), bound(true)];
-}
-
-/**
- * Edits allowed to a word with the same letters as the name's word in another order: two for a
- * word of five or six letters ('athsma' for 'asthma': one letter moved), otherwise the usual.
- */
-const anagramEdits = (key: string): number => (key.length === 5 || key.length === 6 ? 2 : 0);
-
-/**
- * Whether `child` (a name's word, same first letter) is a typo of `key` at distance `d`: for a
- * four-letter word two letters swapped; for longer words within `max` edits, or the same letters
- * in another order within `anagramEdits`.
- */
-function typoAccepted(key: string, child: string, d: number, max: number): boolean {
-  if (key.length === 4) {
-    return child.length === 4 && d <= 1 && sameLetters(child, key);
-  }
-  return (
-    child.length >= 5 &&
-    (d <= max || (d <= anagramEdits(key) && child.length === key.length && sameLetters(child, key)))
-  );
-}
-
-/**
- * Positions in `index` of the keys a scan of the typo rule would accept (see `fuzzyMatcher`):
- * the same doubled-letter-free form, or within `max` edits (optimal string alignment) — for a
- * four-letter word only a four-letter anagram.
- */
-function indexedTypos(index: ChildIndex, key: string, max: number): number[] {
-  const { keys } = index;
-  const found = new Set<number>();
-  const m = key.length;
-  const bound = Math.max(max, anagramEdits(key));
-  // Doubled letters: the key's single-letter form with any letter repeated.
-  const single = undoubled(key);
-  const doubled = (lo: number, hi: number, depth: number, i: number): void => {
-    if (lo >= hi) {
-      return;
-    }
-    if (i === single.length && (keys[lo] as string).length === depth) {
-      found.add(lo);
-    }
-    if (i < single.length) {
-      const [a, b] = charRange(keys, lo, hi, depth, single.charCodeAt(i));
-      doubled(a, b, depth + 1, i + 1);
-    }
-    if (i > 0) {
-      const [a, b] = charRange(keys, lo, hi, depth, single.charCodeAt(i - 1));
-      doubled(a, b, depth + 1, i);
-    }
-  };
-  // Edit distance: one row of the alignment table per character of the child's prefix; a row's
-  // minimum never falls further down, so a range whose row exceeds `max` is left.
-  const edits = (
-    lo: number,
-    hi: number,
-    depth: number,
-    prevPrev: readonly number[] | undefined,
-    prev: readonly number[],
-  ): void => {
-    const first = keys[lo] as string;
-    let start = lo;
-    if (first.length === depth) {
-      start++;
-      const d = prev[m] as number;
-      if (typoAccepted(key, first, d, max)) {
-        found.add(lo);
-      }
-    }
-    for (let p = start; p < hi;) {
-      const code = (keys[p] as string).charCodeAt(depth);
-      const [, q] = charRange(keys, p, hi, depth, code);
-      if (depth > 0 || code === key.charCodeAt(0)) {
-        const char = (keys[p] as string)[depth] as string;
-        const before = depth > 0 ? (keys[p] as string)[depth - 1] : undefined;
-        const row = [depth + 1];
-        let rowMin = depth + 1;
-        for (let j = 1; j <= m; j++) {
-          const cost = char === key[j - 1] ? 0 : 1;
-          let v = Math.min(
-            (prev[j] as number) + 1,
-            (row[j - 1] as number) + 1,
-            (prev[j - 1] as number) + cost,
-          );
-          if (prevPrev && j > 1 && char === key[j - 2] && before === key[j - 1]) {
-            v = Math.min(v, (prevPrev[j - 2] as number) + 1);
-          }
-          row.push(v);
-          rowMin = Math.min(rowMin, v);
-        }
-        if (rowMin <= bound) {
-          edits(p, q, depth + 1, prev, row);
-        }
-      }
-      p = q;
-    }
-  };
-  doubled(0, keys.length, 0, 0);
-  if (keys.length > 0) {
-    edits(
-      0,
-      keys.length,
-      0,
-      undefined,
-      Array.from({ length: m + 1 }, (_, j) => j),
-    );
-  }
-  return [...found].sort((a, b) => (index.order[a] as number) - (index.order[b] as number));
-}
-
-/** Children of a node from which the typo rule reads an index rather than scanning them. */
-export const FUZZY_INDEX_MIN_CHILDREN = 32;
-
-/**
- * The typo rule: the children of a trie node a word may be a misspelling of. A node with at least
- * `indexMin` children is looked up in an index of them (built on first use), any other scanned;
- * both give the same children in the same order.
+ * The typo rule over a trie of names: the children of a node a word may be a misspelling of, in
+ * the node's order. The words the rule accepts are found once per word of the text (in the
+ * deletion index, or with `typoIndex` false by comparing the word with every word of the
+ * dictionary), then each node keeps those it has a child by. `startText` forgets the words of
+ * the text before.
  */
 export function fuzzyMatcher(
-  vocabulary: ReadonlySet<string>,
-  indexMin = FUZZY_INDEX_MIN_CHILDREN,
-): (key: string, at: TrieNode<NameEntry>) => TrieNode<NameEntry>[] {
-  const indexes = new WeakMap<TrieNode<NameEntry>, ChildIndex>();
-  return (key: string, at: TrieNode<NameEntry>): TrieNode<NameEntry>[] => {
+  trie: NameTrie,
+  typoIndex = true,
+): { fuzzyWord: (key: string, at: number) => number[]; startText: () => void } {
+  const link = trie.wordId(LINK);
+  const skip = (id: number) => id === link;
+  const index = typoIndex ? new TypoIndex(trie.words, (id) => !skip(id)) : undefined;
+  const accepted = new Map<string, number[]>();
+  const fuzzyWord = (key: string, at: number): number[] => {
     // Only words the dictionary does not know and that are no everyday word ('would' is not
     // 'wound'), of five letters or more, and with the right first letter: typos rarely hit
     // the first letter, and short words are too ambiguous. A four-letter word may only have
     // two letters swapped ('pian' for 'pain').
-    if (key.length < 4 || vocabulary.has(key) || COMMON_WORDS.has(key) || !/^\p{L}+$/u.test(key)) {
+    if (
+      key.length < 4 ||
+      trie.wordId(key) !== NONE ||
+      COMMON_WORDS.has(key) ||
+      !/^\p{L}+$/u.test(key)
+    ) {
       return [];
     }
-    const short = key.length === 4;
-    const max = short ? 1 : allowedEdits(key.length);
-    // Letters outside the basic plane are two code units: those words are scanned.
-    if (at.children.size >= indexMin && [...key].length === key.length) {
-      let index = indexes.get(at);
-      if (!index) {
-        index = indexChildren(at);
-        indexes.set(at, index);
-      }
-      const { nodes } = index;
-      return indexedTypos(index, key, max).map((i) => nodes[i] as TrieNode<NameEntry>);
+    let words = accepted.get(key);
+    if (!words) {
+      words = typoWords(key, trie.words, index, skip);
+      accepted.set(key, words);
     }
-    const found: TrieNode<NameEntry>[] = [];
-    for (const [child, next] of at.children) {
-      if (
-        child.length >= 4 &&
-        child[0] === key[0] &&
-        (undoubled(child) === undoubled(key) ||
-          typoAccepted(
-            key,
-            child,
-            boundedEditDistance(key, child, Math.max(max, anagramEdits(key))),
-            max,
-          ))
-      ) {
+    const found: number[] = [];
+    for (const word of words) {
+      const next = trie.child(at, word);
+      if (next !== NONE) {
         found.push(next);
       }
     }
-    return found;
+    return found.sort((a, b) => a - b);
   };
+  return { fuzzyWord, startText: () => accepted.clear() };
 }

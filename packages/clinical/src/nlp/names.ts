@@ -1,3 +1,4 @@
+import type { Token } from './tokenise.ts';
 import { tokenise } from './tokenise.ts';
 import { matchKey, TEXTING, wordKey } from './normalise.ts';
 import { PREDICATIVE_ADJECTIVES } from './word-lists.ts';
@@ -40,8 +41,13 @@ const CANNOT_PHRASES: readonly (readonly string[])[] = (
 ).map((phrase) => phrase.map(matchKey));
 export const CANNOT = 'cant';
 
+const CANNOT_STARTS = new Set(CANNOT_PHRASES.map((phrase) => phrase[0]));
+
 /** Length of the 'cannot' phrase starting at `keys[from]`, or 0. */
 export function cannotAt(keys: readonly string[], from: number): number {
+  if (!CANNOT_STARTS.has(keys[from])) {
+    return 0;
+  }
   for (const phrase of CANNOT_PHRASES) {
     if (phrase.every((word, i) => keys[from + i] === word)) {
       return phrase.length;
@@ -52,9 +58,22 @@ export function cannotAt(keys: readonly string[], from: number): number {
 
 /** Splits a name into matching keys the same way text is split (punctuation dropped). */
 export function nameKeys(name: string): string[] {
-  const keys = tokenise(name)
-    .filter((t) => t.kind !== 'punct')
-    .flatMap((t) => (TEXTING[wordKey(t.text)]?.split(' ') ?? [t.text]).map(unitKey));
+  return keysOf(tokenise(name).filter((t) => t.kind !== 'punct'));
+}
+
+/**
+ * A name's matching keys and its words (`wordKey` of each word, for the rules of
+ * `derivedNames`), from one tokenisation.
+ */
+export function nameKeysAndWords(name: string): { keys: string[]; words: string[] } {
+  const tokens = tokenise(name).filter((t) => t.kind !== 'punct');
+  return { keys: keysOf(tokens), words: tokens.map((t) => wordKey(t.text)) };
+}
+
+function keysOf(tokens: readonly Token[]): string[] {
+  const keys = tokens.flatMap((t) =>
+    (TEXTING[wordKey(t.text)]?.split(' ') ?? [t.text]).map(unitKey),
+  );
   const out: string[] = [];
   for (let i = 0; i < keys.length;) {
     const length = cannotAt(keys, i);

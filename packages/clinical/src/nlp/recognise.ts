@@ -4,14 +4,15 @@ import type { Cue, CueCategory } from './cues.ts';
 import { CUES } from './cues.ts';
 import { contextScopes, cueMatches, yearCues } from './context.ts';
 import type { Match, NameEntry, Unit } from './matching.ts';
-import { find, fuzzyMatcher, insert, longestAt, node, unitsOf } from './matching.ts';
-import { derivedNames, LINK, nameKeys, partOf, unitKey } from './names.ts';
+import { fuzzyMatcher, insert, longestAt, node, unitsOf } from './matching.ts';
+import type { NameEntryInput } from './name-trie.ts';
+import { NameTrie, NONE } from './name-trie.ts';
+import { derivedNames, nameKeys, nameKeysAndWords, partOf, unitKey } from './names.ts';
 import type { OnsetEntity } from './onset.ts';
 import { recogniseOnsets } from './onset.ts';
 import type { Sentence } from './tokenise.ts';
 import { splitSentences, tokenise } from './tokenise.ts';
 import { readDoseFrequency } from './medication.ts';
-import { wordKey } from './normalise.ts';
 import { FILLER_WORDS, PREDICATIVE_ADJECTIVES } from './word-lists.ts';
 
 export { wordKey } from './normalise.ts';
@@ -78,11 +79,11 @@ export interface RecogniserOptions {
   /** Match a word within a small edit distance when it is no known word (default true). */
   fuzzy?: boolean;
   /**
-   * Trie nodes with at least this many children look a typo up in an index of their children
-   * rather than comparing the word with each (default `FUZZY_INDEX_MIN_CHILDREN`; Infinity scans
-   * every node as before issue 22). The result is the same either way.
+   * Look a typo up in the deletion index of the dictionary's words (default true); false compares
+   * the word with every word of the dictionary, the reference the index is tested against. The
+   * result is the same either way.
    */
-  fuzzyIndexMin?: number;
+  typoIndex?: boolean;
 }
 
 /** A dictionary recogniser built once over a set of concepts. */
@@ -140,76 +141,68 @@ export function createRecogniser(
   const ignored = new Set(
     (options.ignoreNames ?? DEFAULT_IGNORED_NAMES).map((n) => nameKeys(n).join(' ')),
   );
-  const names = node<NameEntry>();
-  const vocabulary = new Set<string>();
+  // The names of every concept are a trie over word numbers in typed arrays (nlp/name-trie.ts):
+  // the entries hold the concept's position and which of its names it is, not objects.
+  const names = new NameTrie(concepts);
   let size = 0;
-  for (const concept of concepts) {
+  // Names said another way by rule; a way that is already some concept's written name is left
+  // to that concept, so they are inserted after every written name.
+  const derived: [string[], NameEntryInput][] = [];
+  concepts.forEach((concept, c) => {
     if (!classes.has(concept.class)) {
-      continue;
+      return;
     }
     const seen = new Set<string>();
     [concept.canonicalName, ...concept.aliases].forEach((name, i) => {
-      const keys = nameKeys(name);
+      const { keys, words } = nameKeysAndWords(name);
       const joined = keys.join(' ');
-      if (keys.length === 0 || seen.has(joined) || ignored.has(joined)) {
-        return;
+      if (keys.length > 0 && !seen.has(joined) && !ignored.has(joined)) {
+        seen.add(joined);
+        const part = partOf(keys);
+        names.insert(keys, { concept: c, name: i, derived: false, ...(part ? { part } : {}) });
+        size++;
       }
-      seen.add(joined);
-      keys.forEach((k) => vocabulary.add(k));
-      const exactCase = name.trim().length <= 2 ? name.trim() : undefined;
-      const part = partOf(keys);
-      insert(names, keys, {
-        concept,
-        name,
-        canonical: i === 0,
-        exactCase,
-        ...(part ? { part } : {}),
-      });
-      size++;
-    });
-  }
-  // Names said another way by rule; a way that is already some concept's written name is left
-  // to that concept.
-  const derived: [string[], NameEntry][] = [];
-  for (const concept of concepts) {
-    if (!classes.has(concept.class)) {
-      continue;
-    }
-    for (const name of [concept.canonicalName, ...concept.aliases]) {
-      const words = tokenise(name)
-        .filter((t) => t.kind !== 'punct')
-        .map((t) => wordKey(t.text));
-      for (const way of derivedNames(nameKeys(name), words)) {
+      for (const way of derivedNames(keys, words)) {
         derived.push([
           way.keys,
-          {
-            concept,
-            name,
-            canonical: false,
-            derived: true,
-            exactCase: undefined,
-            ...(way.part ? { part: way.part } : {}),
-          },
+          { concept: c, name: i, derived: true, ...(way.part ? { part: way.part } : {}) },
         ]);
       }
-    }
-  }
+    });
+  });
   for (const [keys, entry] of derived) {
-    const at = find(names, keys);
-    if (at?.values.some((v) => !v.derived || v.concept.id === entry.concept.id)) {
-      continue;
+    if (!names.heldByWrittenOr(names.find(keys), entry.concept)) {
+      names.insert(keys, entry);
+      size++;
     }
-    keys.forEach((k) => k !== LINK && vocabulary.add(k));
-    insert(names, keys, entry);
-    size++;
   }
+  derived.length = 0;
+  /** Whether some name holds the word. */
+  const known = (key: string) => names.wordId(key) !== NONE;
   const cueTrie = node<Cue>();
   for (const cue of options.cues ?? CUES) {
     insert(cueTrie, nameKeys(cue.phrase), cue);
   }
 
-  const fuzzyWord =
-    options.fuzzy === false ? undefined : fuzzyMatcher(vocabulary, options.fuzzyIndexMin);
+  const typos = options.fuzzy === false ? undefined : fuzzyMatcher(names, options.typoIndex);
+  const fuzzyWord = typos?.fuzzyWord;
+
+  /**
+   * A node's entries as objects, made on first use and kept (a bounded cache: a server sees the
+   * same few thousand names again and again), so that the ranking cached by entry list holds.
+   */
+  const entryLists = new Map<number, NameEntry[]>();
+  function valuesOf(at: number): NameEntry[] {
+    let values = entryLists.get(at);
+    if (!values) {
+      if (entryLists.size >= 50_000) {
+        entryLists.clear();
+      }
+      values = names.values(at);
+      entryLists.set(at, values);
+    }
+    return values;
+  }
 
   /**
    * The entries of a name ranked (what a patient reports first, then by id) and their concepts as
@@ -245,8 +238,10 @@ export function createRecogniser(
 
   function conceptMatches(units: readonly Unit[]): Match<NameEntry>[] {
     const found: Match<NameEntry>[] = [];
+    const words = Int32Array.from(units, (u) => names.wordId(u.key));
     for (let i = 0; i < units.length;) {
-      const match = longestAt(names, units, i, fuzzyWord);
+      const at = longestAt(names, units, words, i, fuzzyWord);
+      const match = at && { from: at.from, to: at.to, values: valuesOf(at.node), fuzzy: at.fuzzy };
       // A name's entries are kept as they are (their ranking cached) unless one is an acronym
       // that must match in the same case.
       const values =
@@ -271,7 +266,10 @@ export function createRecogniser(
   }
 
   /** Written or derived entries for exactly these keys. */
-  const entriesFor = (keys: readonly string[]): NameEntry[] => find(names, keys)?.values ?? [];
+  const entriesFor = (keys: readonly string[]): NameEntry[] => {
+    const at = names.find(keys);
+    return at === NONE ? [] : valuesOf(at);
+  };
 
   /**
    * Findings said of the same part by coordinated adjectives: in 'painful swollen testicle' and
@@ -348,11 +346,11 @@ export function createRecogniser(
     const units = unitsOf(tokens).map((u) => {
       // Texting drops the g of '-ing' ('throwin up', 'killin me'): read it back when that
       // makes a word the dictionary knows.
-      if (vocabulary.has(u.key) || !/^\p{L}{3,}in$/u.test(u.token.text)) {
+      if (known(u.key) || !/^\p{L}{3,}in$/u.test(u.token.text)) {
         return u;
       }
       const key = unitKey(`${u.token.text}g`);
-      return vocabulary.has(key) ? { ...u, key } : u;
+      return known(key) ? { ...u, key } : u;
     });
     let mentions = conceptMatches(units);
     const hits = [...cueMatches(cueTrie, units, mentions), ...yearCues(units)];
@@ -404,6 +402,7 @@ export function createRecogniser(
     size,
     lookup: (id) => byId.get(id),
     recognise(text) {
+      typos?.startText();
       const sentences = splitSentences(text);
       const entities = sentences.flatMap((s) => recogniseSentence(text, s));
       return { text, sentences, entities, onsets: recogniseOnsets(text) };

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { TYPO_CANDIDATES_MAX, TypoIndex, typoWords } from './typo-index.ts';
+
+// Issue 22 item 3: the deletion index finds exactly the words the typo rule accepts, as comparing
+// the word with every word of the dictionary does, however dense the vocabulary.
+describe('deletion index of the typo rule', () => {
+  let seed = 7;
+  const random = () => {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+    return seed / 2 ** 31;
+  };
+  const letters = 'aeioulnrstmpcdh';
+  const wordOf = (length: number) =>
+    Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join('');
+  // A dense vocabulary of short words over few letters: many words within two edits of another.
+  const words = [
+    ...new Set(Array.from({ length: 6000 }, () => wordOf(3 + Math.floor(random() * 8)))),
+    'diarrhea',
+    'chills',
+    'dizzy',
+    'pain',
+    'asthma',
+  ];
+  const index = new TypoIndex(words, () => true);
+  const none = () => false;
+
+  it('accepts the same words as the comparison with every word, for every kind of typo', () => {
+    const edit = (word: string, i: number): string => {
+      const at = 1 + Math.floor(random() * Math.max(1, word.length - 1));
+      const letter = letters[i % letters.length] as string;
+      switch (i % 6) {
+        case 0:
+          return word.slice(0, at) + word.slice(at + 1);
+        case 1:
+          return word.slice(0, at) + letter + word.slice(at);
+        case 2:
+          return word.slice(0, at) + (word[at + 1] ?? '') + (word[at] ?? '') + word.slice(at + 2);
+        case 3:
+          return word.slice(0, at) + letter + word.slice(at + 1);
+        case 4:
+          return (
+            word.slice(0, at) +
+            word.slice(at + 2, at + 3) +
+            word.slice(at, at + 2) +
+            word.slice(at + 3)
+          );
+        default:
+          return edit(edit(word, i + 1), i + 3);
+      }
+    };
+    const keys = [
+      ...Array.from({ length: 1500 }, (_, i) => edit(words[(i * 37) % words.length] as string, i)),
+      'diarhea',
+      'chils',
+      'dizy',
+      'dizzzzy',
+      'pian',
+      'athsma',
+    ].filter((k) => k.length >= 4);
+    let accepted = 0;
+    for (const key of keys) {
+      const expected = typoWords(key, words, undefined, none);
+      expect(typoWords(key, words, index, none)).toEqual(expected);
+      accepted += expected.length;
+    }
+    console.log(`typo index: ${keys.length} words, ${accepted} accepted`);
+    expect(accepted).toBeGreaterThan(keys.length / 2);
+    const named = (key: string) => typoWords(key, words, index, none).map((id) => words[id]);
+    expect(named('diarhea')).toContain('diarrhea');
+    expect(named('chils')).toContain('chills');
+    expect(named('dizzzzy')).toContain('dizzy');
+    expect(named('pian')).toContain('pain');
+    expect(named('athsma')).toContain('asthma');
+  }, 60_000);
+
+  it(`keeps the ${TYPO_CANDIDATES_MAX} closest words when more are accepted`, () => {
+    // For 'bbbbbbbbz': three words two edits away, then 25 one edit away ('bbbbbbbaz'…).
+    const far = ['bbbbbbacz', 'bbbbbbdez', 'bbbbbbfgz'];
+    const near = 'acdefghijklmnopqrstuvwxyz'.split('').map((x) => `bbbbbbb${x}z`);
+    const many = [...far, ...near];
+    const reference = typoWords('bbbbbbbbz', many, undefined, none);
+    const found = typoWords('bbbbbbbbz', many, new TypoIndex(many, () => true), none);
+    expect(found).toEqual(reference);
+    // The nearest first, ties by number: the first sixteen of the near words.
+    expect(found).toEqual(Array.from({ length: TYPO_CANDIDATES_MAX }, (_, i) => far.length + i));
+  });
+});
