@@ -25,6 +25,7 @@ import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
 import { freePort } from '../apps/server/src/test/harness.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/src/test/processes.ts';
 import { tokenForRoles } from '../apps/server/src/test/tokens.ts';
+import { cpuMsOf, pathLines, postgresCpu, readPath, type PathReading } from './cluster-figures.ts';
 import {
   clock,
   type TechniciansCommand,
@@ -38,6 +39,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const TECHNICIANS = Number(process.env.BENCH_TECHNICIANS ?? 500);
 const REFERENCE_SECONDS = Number(process.env.BENCH_REFERENCE_SECONDS ?? Math.min(SECONDS, 60));
+/** A folder for each node's CPU profile (--cpu-prof), written when the node stops. */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** How long the nodes' CPU is read with every socket open and no job, before the run. */
+const IDLE_MS = 5000;
 /** How often each node's /metrics is sampled. */
 const SAMPLE_MS = Math.max(1000, Math.min(10_000, (SECONDS * 1000) / 12));
 
@@ -106,6 +111,7 @@ async function technicians(url: string, tokens: string[], latencies: number[]) {
   }
   return {
     offset: best,
+    pid: child.pid,
     async stop() {
       const stopped = reply('stopped');
       command({ type: 'stop' });
@@ -142,14 +148,19 @@ async function sample(node: ServerProcess): Promise<Sample | null> {
       };
 }
 
-/** The average of the last third of the samples over the first third's. */
-function growth(samples: Sample[], key: keyof Omit<Sample, 'at'>): string {
+/** The average of the last third of the samples over the first third's (the soak). */
+function growth(samples: Sample[], key: keyof Omit<Sample, 'at'>): { text: string; ratio: number } {
   const third = Math.max(1, Math.floor(samples.length / 3));
   const mean = (s: Sample[]) => s.reduce((sum, x) => sum + x[key], 0) / s.length;
   const first = mean(samples.slice(0, third));
   const last = mean(samples.slice(-third));
   const unit = key === 'handles' ? 1 : 1024 * 1024;
-  return `${(first / unit).toFixed(key === 'handles' ? 0 : 1)} → ${(last / unit).toFixed(key === 'handles' ? 0 : 1)} (${(last / first).toFixed(2)}×)`;
+  const digits = key === 'handles' ? 0 : 1;
+  const ratio = last / first;
+  return {
+    text: `${(first / unit).toFixed(digits)} → ${(last / unit).toFixed(digits)} (${ratio.toFixed(2)}×)`,
+    ratio,
+  };
 }
 
 /** Posts one job a tick at `rate` per second for `seconds`, each with `post(i)`; waits for all. */
@@ -185,6 +196,7 @@ async function loopdesk() {
     SESSION_SECRET: secret,
     LOG_LEVEL: 'error',
     API_RATE_LIMIT: String(RATE * 120),
+    ...(CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {}),
   };
   const [nodeA, nodeB] = await Promise.all([
     startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-a' }),
@@ -224,6 +236,15 @@ async function loopdesk() {
     );
   }
   await sleep(1000);
+  // What the nodes spend with every socket open and no job (heartbeats, sweeps, the sampler's
+  // scrapes), to read the per-job figure against.
+  const idleStarted = performance.now();
+  const idleBefore = nodes.map((node) => cpuMsOf(node.child.pid));
+  await sleep(IDLE_MS);
+  const idleCores = nodes.map(
+    (node, n) =>
+      (cpuMsOf(node.child.pid) - (idleBefore[n] ?? NaN)) / (performance.now() - idleStarted),
+  );
 
   const samples: Sample[][] = [[], []];
   let sampling = true;
@@ -238,6 +259,19 @@ async function loopdesk() {
       await sleep(SAMPLE_MS);
     }
   })();
+
+  // CPU from here to the last job's completion: each node, the technicians' processes, this
+  // process (the producer) and the PostgreSQL backends of the database.
+  const postgres = postgresCpu(ADMIN_URL, name);
+  await postgres.start();
+  const pgPoller = setInterval(() => void postgres.poll().catch(() => undefined), 1000);
+  const pathBefore = await Promise.all(nodes.map(readNode));
+  const cpuBefore = {
+    nodes: nodes.map((node) => cpuMsOf(node.child.pid)),
+    technicians: groups.map((group) => cpuMsOf(group.pid)),
+    producer: process.cpuUsage(),
+  };
+  const wallStarted = performance.now();
 
   let failed = 0;
   const failures = new Map<string, number>();
@@ -294,6 +328,19 @@ async function loopdesk() {
   while ((await count()).completed !== total && performance.now() < deadline) {
     await sleep(250);
   }
+  const producerUsed = process.cpuUsage(cpuBefore.producer);
+  const cpu = {
+    wallMs: performance.now() - wallStarted,
+    nodes: nodes.map((node, n) => cpuMsOf(node.child.pid) - (cpuBefore.nodes[n] ?? NaN)),
+    technicians: groups.map((group, n) => cpuMsOf(group.pid) - (cpuBefore.technicians[n] ?? NaN)),
+    producer: (producerUsed.user + producerUsed.system) / 1000,
+    postgres: NaN,
+  };
+  clearInterval(pgPoller);
+  await postgres.poll();
+  cpu.postgres = postgres.used();
+  await postgres.close();
+  const pathAfter = await Promise.all(nodes.map(readNode));
   sampling = false;
   await sampler;
   const states = await count();
@@ -327,7 +374,19 @@ async function loopdesk() {
     frames: latencies.length,
     latencies,
     samples,
+    cpu,
+    idleCores,
+    path: { before: pathBefore, after: pathAfter },
   };
+}
+
+/** A node's /metrics read for the path figures (CPU seconds, step histograms). */
+async function readNode(node: ServerProcess): Promise<PathReading> {
+  return readPath(
+    await fetch(`${node.baseUrl}/metrics`)
+      .then((r) => r.text())
+      .catch(() => ''),
+  );
 }
 
 /** graphile-worker at the same rate on the same PostgreSQL: addJob → task started. */
@@ -364,6 +423,9 @@ async function graphileReference() {
   return { total, latencies };
 }
 
+/** Growth of memory or handles over the run that still counts as flat (the soak's goal). */
+const FLAT = 1.1;
+
 async function main(): Promise<void> {
   console.log(
     `bench:cluster: 2 nodes, ${TECHNICIANS} technician sockets, ${RATE} jobs/s for ${SECONDS} s through POST /api/v1/jobs; load ${loadavg()[0]?.toFixed(1)} at start`,
@@ -371,7 +433,12 @@ async function main(): Promise<void> {
   const ours = await loopdesk();
   const p50 = percentile(ours.latencies, 50);
   const p99 = percentile(ours.latencies, 99);
+  const accepted = ours.total - ours.failed;
+  const completed = ours.states.completed ?? 0;
   console.log(`loopdesk_jobs_posted: ${ours.total} in ${ours.seconds.toFixed(1)} s`);
+  console.log(
+    `loopdesk_rate_achieved: ${(accepted / ours.seconds).toFixed(1)} accepted jobs/s (offered ${RATE}/s)`,
+  );
   console.log(
     `loopdesk_posts_failed: ${ours.failed} ${JSON.stringify(Object.fromEntries(ours.failures))}`,
   );
@@ -384,12 +451,40 @@ async function main(): Promise<void> {
   console.log(`loopdesk_job_states: ${JSON.stringify(ours.states)}`);
   console.log(`loopdesk_enqueue_to_frame_p50_ms: ${p50.toFixed(1)}`);
   console.log(`loopdesk_enqueue_to_frame_p99_ms: ${p99.toFixed(1)}`);
+  // CPU per completed job: what the path costs, whatever the machine's load made of wall time.
+  const perJob = (ms: number) => (completed > 0 ? (ms / completed).toFixed(2) : 'NaN');
+  const { cpu } = ours;
+  const [cpuA = NaN, cpuB = NaN] = cpu.nodes;
+  const technicianCpu = cpu.technicians.reduce((sum, ms) => sum + ms, 0);
+  console.log(
+    `cpu_ms_per_job: node_a ${perJob(cpuA)}, node_b ${perJob(cpuB)}, nodes ${perJob(cpuA + cpuB)}, postgres ${perJob(cpu.postgres)}, technicians ${perJob(technicianCpu)}, producer ${perJob(cpu.producer)} (${completed} jobs over ${(cpu.wallMs / 1000).toFixed(1)} s)`,
+  );
+  const idle = ours.idleCores.reduce((sum, cores) => sum + cores, 0);
+  console.log(
+    `cpu_idle_cores (sockets open, no jobs): node_a ${ours.idleCores[0]?.toFixed(3)}, node_b ${ours.idleCores[1]?.toFixed(3)}; nodes' cpu_ms_per_job above idle: ${perJob(cpuA + cpuB - idle * cpu.wallMs)}`,
+  );
+  console.log(
+    `cpu_cores_used: nodes ${((cpuA + cpuB) / cpu.wallMs).toFixed(2)}, postgres ${(cpu.postgres / cpu.wallMs).toFixed(2)}, technicians ${(technicianCpu / cpu.wallMs).toFixed(2)}, producer ${(cpu.producer / cpu.wallMs).toFixed(2)}`,
+  );
+  for (const [n, before] of ours.path.before.entries()) {
+    const after = ours.path.after[n];
+    if (after) {
+      for (const line of pathLines(n === 0 ? 'a' : 'b', before, after)) {
+        console.log(line);
+      }
+    }
+  }
+  let flat = true;
   for (const [n, samples] of ours.samples.entries()) {
     const node = n === 0 ? 'a' : 'b';
     console.log(`node_${node}_samples: ${samples.length}`);
-    console.log(`node_${node}_rss_mib: ${growth(samples, 'rss')}`);
-    console.log(`node_${node}_heap_used_mib: ${growth(samples, 'heap')}`);
-    console.log(`node_${node}_active_handles: ${growth(samples, 'handles')}`);
+    const rss = growth(samples, 'rss');
+    const heap = growth(samples, 'heap');
+    const handles = growth(samples, 'handles');
+    console.log(`node_${node}_rss_mib: ${rss.text}`);
+    console.log(`node_${node}_heap_used_mib: ${heap.text}`);
+    console.log(`node_${node}_active_handles: ${handles.text}`);
+    flat &&= rss.ratio <= FLAT && handles.ratio <= FLAT;
   }
   const reference = await graphileReference();
   const g50 = percentile(reference.latencies, 50);
@@ -400,6 +495,11 @@ async function main(): Promise<void> {
   console.log(`graphile_worker_add_to_start_p99_ms: ${g99.toFixed(1)}`);
   console.log(`ratio_p50_loopdesk_over_graphile_worker: ${(p50 / g50).toFixed(2)}`);
   console.log(`ratio_p99_loopdesk_over_graphile_worker: ${(p99 / g99).toFixed(2)}`);
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const rateOk = accepted / ours.seconds >= 0.95 * RATE && ours.failed === 0;
+  console.log(
+    `goal: p99 < 100 ms ${met(p99 < 100)} (${p99.toFixed(1)} ms); 0 lost ${met(ours.lost === 0 && ours.doubled === 0)} (${ours.lost} lost, ${ours.doubled} twice); rate ${met(rateOk)} (${(accepted / ours.seconds).toFixed(1)}/${RATE} per s, ${ours.failed} failed); memory and handles flat (≤ ${FLAT}×) ${met(flat)}`,
+  );
   console.log(`load_average_at_end: ${loadavg()[0]?.toFixed(1)}`);
 }
 

@@ -177,6 +177,13 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(
       sample(body, 'loopdesk_dispatch_latency_seconds_count', '{queue="federated"}'),
     ).toBeGreaterThanOrEqual(1);
+    // The steps of the job's path: the claim pass that found it, and its frame.
+    expect(
+      sample(body, 'loopdesk_job_step_seconds_count', '{step="dispatch.pass"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(body, 'loopdesk_job_step_seconds_count', '{step="frame.send"}'),
+    ).toBeGreaterThanOrEqual(1);
 
     expect(
       sample(

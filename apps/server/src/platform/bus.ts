@@ -17,7 +17,9 @@ export interface BusMessages {
   'jobs.withdrawn': { jobIds: string[] };
   /**
    * A new job was handed to a waiting technician whose socket lives on `nodeId` (this attempt,
-   * committed): that node sends the frame, or hands the job back when the socket is gone.
+   * committed): that node sends the frame, or hands the job back when the socket is gone. `job`
+   * is the committed row as JSON carries it (timestamps as ISO strings), so the frame needs no
+   * read of its own.
    */
   'jobs.handed': {
     nodeId: string;
@@ -25,6 +27,7 @@ export interface BusMessages {
     jobId: string;
     userId: string;
     attempts: number;
+    job: Record<string, unknown>;
   };
   /** Approved async-pipeline work revised the knowledge base: nodes load the new revisions. */
   'knowledge.revised': { revision: number };

@@ -63,6 +63,36 @@ export function observeDispatch(queue: string, queuedAt: Date | string): void {
   dispatchLatency.observe({ queue }, Math.max(0, seconds));
 }
 
+/**
+ * Where a job's time goes inside a node, step by step (bench/cluster reads it): the API's key
+ * check, create transaction and announcement, a hand-off received from another node, the frame
+ * sent, the answer's completing statement and what follows it, and a claim pass.
+ */
+const jobSteps = new Histogram({
+  name: 'loopdesk_job_step_seconds',
+  help: "Time spent in each step of a job's path through this node (API create, hand-off, frame, answer, claim pass).",
+  labelNames: ['step'] as const,
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [processRegistry],
+});
+
+/** The steps of loopdesk_job_step_seconds. */
+export type JobStep =
+  | 'api.authenticate'
+  | 'api.create'
+  | 'api.announce'
+  | 'hand-off.receive'
+  | 'frame.send'
+  | 'answer.check'
+  | 'answer.complete'
+  | 'answer.after'
+  | 'dispatch.pass';
+
+/** Records a step of a job's path that began at `startedAt` (performance.now()). */
+export function observeStep(step: JobStep, startedAt: number): void {
+  jobSteps.observe({ step }, (performance.now() - startedAt) / 1000);
+}
+
 /** Loopback: who reads /metrics without a token when neither variable is set. */
 const LOOPBACK = ['127.0.0.0/8', '::1'];
 

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { createExceptionDesk, type ExceptionDesk } from './desk.ts';
 import { registerExceptionRoutes } from './routes.ts';
+import { isExceptionQueue } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ export default fp(
     // A task of the exceptions queues belongs to its conversation: checked in the job's own
     // transaction, and shown to the reviewer holding it after commit.
     app.integration.addJobHooks({
+      // Only the exceptions queues' jobs are tasks of a conversation.
+      attaches: isExceptionQueue,
       attach: (trx, job) => desk.service.attachTask(trx, job),
       created: (job) => desk.taskCreated(job),
     });

@@ -222,6 +222,40 @@ describe('the integration API: the assistant sends jobs with an API key', () => 
       expect(read.json()).toEqual(first.json());
     });
 
+    it('a new job, its audit entry and its job.created event are stored together: the event carries the job as the answer shows it', async () => {
+      const created = await createJob('msg-m-audit');
+      expect(created.statusCode).toBe(201);
+      const job = created.json<{ id: string }>();
+      const events = await t.database.db
+        .selectFrom('outbox_events')
+        .select(['type', 'data'])
+        .where('job_id', '=', job.id)
+        .execute();
+      expect(events).toEqual([{ type: 'job.created', data: { job: created.json() } }]);
+      const audit = await t.database.db
+        .selectFrom('audit_events')
+        .select(['action', 'outcome', 'resource_type', 'status_code', 'details'])
+        .where('resource_type', '=', 'job')
+        .where('resource_id', '=', job.id)
+        .execute();
+      expect(audit).toEqual([
+        {
+          action: 'integration.job.create',
+          outcome: 'success',
+          resource_type: 'job',
+          status_code: 201,
+          details: {
+            apiKey: 'assistant-test',
+            apiKeyId: keyId,
+            apiKeyPrefix: key.slice(4, 12),
+            idempotencyKey: 'msg-m-audit',
+            queue: 'federated',
+            type: 'message.annotation.job',
+          },
+        },
+      ]);
+    });
+
     it('concurrent creates with one key still make one job', async () => {
       const answers = await Promise.all(Array.from({ length: 5 }, () => createJob('race-1')));
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);

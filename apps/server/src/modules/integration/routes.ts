@@ -11,6 +11,7 @@ import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { recordAudit, requestOrigin } from '../../platform/audit.ts';
 import { unauthorized } from '../../platform/errors.ts';
+import { observeStep } from '../../platform/metrics.ts';
 import { createApiKeysService, toApiKeyView, type RequestApiKey } from './api-keys.ts';
 import { createDeliveriesService } from './deliveries.ts';
 import { toJobView } from '../jobs/events.ts';
@@ -90,7 +91,9 @@ export function registerIntegration(
   // ------------------------------------------------------------------ /api/v1 (API keys)
   // Every /api/v1 route of the table is guarded by the API key, read before the body is parsed.
   api.useApiKeyGuard(async (request) => {
+    const started = performance.now();
     request.apiKey = await apiKeys.authenticate(request.headers.authorization);
+    observeStep('api.authenticate', started);
   });
   const apiKeyName = (request: FastifyRequest) => keyOf(request.apiKey).name;
 

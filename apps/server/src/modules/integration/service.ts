@@ -5,8 +5,9 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
+import { observeStep } from '../../platform/metrics.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import { createJobsRepository, type JobRow } from '../jobs/repository.ts';
+import { createJobsRepository, type JobRow, type NewJob } from '../jobs/repository.ts';
 import type { Enqueued } from '../realtime/dispatch.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import type { Origin, RequestApiKey } from './api-keys.ts';
@@ -41,6 +42,11 @@ const actorOf = (apiKey: RequestApiKey) => ({
 
 /** What another module does with a new job: check it in its transaction, then hear of it. */
 export interface JobHooks {
+  /**
+   * Whether `attach` may refuse or change a job of this queue (every queue when absent): a job
+   * no hook attaches to is created in one statement, without a transaction.
+   */
+  attaches?(queue: string): boolean;
   /** May refuse (throw an AppError: nothing is stored) or change the new job, e.g. assign it. */
   attach(trx: Transaction<DB>, job: JobRow): Promise<JobRow>;
   created(job: JobRow): Promise<void>;
@@ -64,6 +70,10 @@ export function createIntegrationJobsService(deps: {
   const jobs = createJobsRepository(db);
 
   const byKey = (key: string) => jobs.findByIdempotencyKey(key);
+
+  /** Whether a hook may refuse or change a new job of this queue (then it needs a transaction). */
+  const attached = (queue: string) =>
+    (deps.hooks ?? []).some((hook) => hook.attaches?.(queue) ?? true);
 
   async function replay(
     existing: JobRow,
@@ -92,6 +102,40 @@ export function createIntegrationJobsService(deps: {
     return { job: existing, created: false };
   }
 
+  /**
+   * Creates a job in a transaction, for the queues whose hooks check or change their new jobs:
+   * the job (handed to a waiting technician when one can take it), the hooks' work, the audit
+   * entry and the outbox event commit together.
+   */
+  function createInTransaction(
+    newJob: NewJob,
+    audit: { action: string; statusCode: number; details: Record<string, unknown> },
+    origin: Origin,
+  ): Promise<{ job: JobRow; enqueued: Enqueued | null }> {
+    return db.transaction().execute(async (trx) => {
+      // With the hub, a waiting technician may get the job in this very statement.
+      const handed = deps.dispatcher ? await deps.dispatcher.enqueue(newJob, trx) : null;
+      let row = handed ? withoutTaker(handed) : await jobs.enqueue(newJob, trx);
+      for (const hook of deps.hooks ?? []) {
+        row = await hook.attach(trx, row);
+      }
+      await recordAudit(
+        trx,
+        {
+          action: audit.action,
+          outcome: 'success',
+          resourceType: 'job',
+          resourceId: row.id,
+          statusCode: audit.statusCode,
+          details: audit.details,
+        },
+        origin,
+      );
+      await recordJobEvent(trx, 'job.created', row);
+      return { job: row, enqueued: handed };
+    });
+  }
+
   return {
     /** Creates a job, or answers the job an earlier request with the same key created. */
     async create(
@@ -100,57 +144,45 @@ export function createIntegrationJobsService(deps: {
       apiKey: RequestApiKey,
       origin: Origin,
     ): Promise<{ job: JobRow; created: boolean }> {
-      const existing = await byKey(key);
-      if (existing) {
-        return replay(existing, body, key, apiKey, origin);
-      }
+      const started = performance.now();
+      const newJob = {
+        queue: body.queue,
+        type: body.type,
+        tenant: body.tenant,
+        payload: body.data,
+        ...(body.priority === undefined ? {} : { priority: body.priority }),
+        idempotencyKey: key,
+      };
+      const audit = {
+        action: 'integration.job.create',
+        statusCode: 201,
+        details: { ...actorOf(apiKey), idempotencyKey: key, queue: body.queue, type: body.type },
+      };
       let job: JobRow;
       let enqueued: Enqueued | null;
       try {
-        ({ job, enqueued } = await db.transaction().execute(async (trx) => {
-          const newJob = {
-            queue: body.queue,
-            type: body.type,
-            tenant: body.tenant,
-            payload: body.data,
-            ...(body.priority === undefined ? {} : { priority: body.priority }),
-            idempotencyKey: key,
-          };
-          // With the hub, a waiting technician may get the job in this very statement.
-          const handed = deps.dispatcher ? await deps.dispatcher.enqueue(newJob, trx) : null;
-          const stored = handed ? withoutTaker(handed) : await jobs.enqueue(newJob, trx);
-          let row = stored;
-          for (const hook of deps.hooks ?? []) {
-            row = await hook.attach(trx, row);
-          }
-          await recordAudit(
-            trx,
-            {
-              action: 'integration.job.create',
-              outcome: 'success',
-              resourceType: 'job',
-              resourceId: row.id,
-              statusCode: 201,
-              details: {
-                ...actorOf(apiKey),
-                idempotencyKey: key,
-                queue: row.queue,
-                type: row.type,
-              },
-            },
-            origin,
-          );
-          await recordJobEvent(trx, 'job.created', row);
-          return { job: row, enqueued: handed };
-        }));
+        if (deps.dispatcher && !attached(body.queue)) {
+          // One statement: the job (handed to a waiting technician when one can take it), its
+          // audit entry and its outbox event. A key used before fails its unique index, and is
+          // answered as that request's replay below.
+          enqueued = await deps.dispatcher.enqueue(newJob, undefined, {
+            audit: { ...audit, ...origin },
+          });
+          job = withoutTaker(enqueued);
+        } else {
+          ({ job, enqueued } = await createInTransaction(newJob, audit, origin));
+        }
       } catch (error) {
-        // A concurrent request with the same key won the insert: answer as its replay.
+        // The key names an earlier job (or a concurrent request with it won the insert): answer
+        // as its replay.
         const winner = isUniqueViolation(error) ? await byKey(key) : undefined;
         if (!winner) {
           throw error;
         }
         return replay(winner, body, key, apiKey, origin);
       }
+      observeStep('api.create', started);
+      const committed = performance.now();
       if (enqueued && deps.dispatcher) {
         // The frame to the technician it went to, or word that the queue has work.
         await deps.dispatcher.announce(enqueued);
@@ -161,6 +193,7 @@ export function createIntegrationJobsService(deps: {
         await hook.created(job);
       }
       deps.onEvent?.();
+      observeStep('api.announce', committed);
       return { job, created: true };
     },
 

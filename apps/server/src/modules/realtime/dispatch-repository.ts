@@ -20,6 +20,35 @@ export type ClaimedRow = JobRow & { conn_id: string; taker_email: string; taker_
 export type EnqueuedRow = JobRow & { conn_id: string | null; taker_node: string | null };
 
 /**
+ * What the creation of a job records with it, in its own statement: the audit entry (its
+ * resource is the new job) and the `job.created` outbox event (the job as the assistant reads it,
+ * toJobView's shape) with its webhook delivery.
+ */
+export interface CreationRecord {
+  readonly audit: {
+    readonly action: string;
+    readonly statusCode: number;
+    readonly details: Record<string, unknown>;
+    readonly ip: string | null;
+    readonly userAgent: string | null;
+    readonly requestId: string | null;
+  };
+}
+
+/**
+ * The job as the assistant reads it (events.ts toJobView), built in SQL from a jobs row `j`:
+ * timestamps as JavaScript's toISOString writes them (UTC, milliseconds, truncated as a Date is).
+ */
+const jobView = (j: string) =>
+  sql.raw(`jsonb_build_object(
+    'id', ${j}.id, 'queue', ${j}.queue, 'type', ${j}.type, 'tenant', ${j}.tenant,
+    'state', ${j}.state, 'attempts', ${j}.attempts, 'priority', ${j}.priority,
+    'data', ${j}.payload,
+    'createdAt', to_char(${j}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'completedAt', to_char(${j}.completed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'result', ${j}.result)`);
+
+/**
  * The hot path of dispatch: one statement each, so that a busy node spends one round trip per
  * batch of claims and one per submission.
  */
@@ -31,14 +60,22 @@ export function createDispatchRepository(db: Database) {
      * job of higher or equal priority), assigns it to the longest-waiting one, marks the session
      * activated and audits the delivery — one statement, inside the caller's transaction when
      * given. The session row is locked (SKIP LOCKED), so a concurrent claim or hand-off never gives
-     * the same technician a second job. The frame goes out after commit (hub.announce).
+     * the same technician a second job. The frame goes out after commit (hub.announce). With no
+     * `sources` the job is only queued. With `record`, the same statement writes the creation's
+     * audit entry and its `job.created` outbox event: a job created this way needs no transaction.
      */
     async enqueue(
       job: NewJob,
-      options: { sources: readonly string[]; leaseMs: number; staleBefore: Date },
+      options: {
+        sources: readonly string[];
+        leaseMs: number;
+        staleBefore: Date;
+        record?: CreationRecord;
+      },
       trx: Database | Transaction<DB> = db,
     ): Promise<EnqueuedRow> {
       const priority = job.priority ?? 0;
+      const audit = options.record?.audit;
       const result = await sql<EnqueuedRow>`${sql.raw(PREPARED)}
         with taker as (
           select s.user_id, s.connection_id, s.node_id, s.ip, u.email
@@ -81,7 +118,30 @@ export function createDispatchRepository(db: Database) {
             jsonb_build_object('queue', i.queue, 'type', i.type, 'tenant', i.tenant, 'attempt', i.attempts)
           from inserted i, taker t
           returning 1
-        )
+        )${
+          audit
+            ? sql`,
+        created as (
+          insert into audit_events (action, outcome, resource_type, resource_id, status_code, ip,
+            user_agent, request_id, details)
+          select ${audit.action}, 'success', 'job', i.id::text, ${audit.statusCode}::int,
+            ${audit.ip}::text, ${audit.userAgent}::text, ${audit.requestId}::text,
+            ${JSON.stringify(audit.details)}::jsonb
+          from inserted i
+          returning 1
+        ),
+        event as (
+          insert into outbox_events (type, job_id, data)
+          select 'job.created', i.id, jsonb_build_object('job', ${jobView('i')}) from inserted i
+          returning id
+        ),
+        delivery as (
+          insert into webhook_deliveries (event_id, next_attempt_at)
+          select id, now() from event
+          returning 1
+        )`
+            : sql``
+        }
         select i.*, t.connection_id as conn_id, t.node_id as taker_node
         from inserted i left join taker t on true`.execute(trx);
       const row = result.rows[0];
@@ -266,6 +326,7 @@ export function createDispatchRepository(db: Database) {
      * statement hands the technician the oldest queued job of `next.queues`: the session stays
      * activated with the new job, which is audited as delivered. Without a next job the
      * session waits. Undefined when the job is not theirs any more (duplicate or stale submission).
+     * `queued` says whether jobs of `queues` (the technician's) were queued as the statement ran.
      */
     async complete(input: {
       jobId: string;
@@ -276,12 +337,15 @@ export function createDispatchRepository(db: Database) {
       result: unknown;
       completedAt: Date;
       event?: { type: string; data: unknown };
-      next?: { queues: readonly string[]; leaseMs: number };
-    }): Promise<{ next: JobRow | null } | undefined> {
+      next?: { leaseMs: number };
+      queues: readonly string[];
+    }): Promise<{ next: JobRow | null; queued: boolean } | undefined> {
       const event = input.event;
       const next = input.next;
       // One row: whether the job was completed, and the next job's columns (null without one).
-      const result = await sql<Partial<JobRow> & { completed: boolean }>`${sql.raw(PREPARED)}
+      const result = await sql<
+        Partial<JobRow> & { completed: boolean; queued_before: boolean }
+      >`${sql.raw(PREPARED)}
         with done as (
           update jobs set
             state = 'completed', result = ${JSON.stringify(input.result)}::jsonb,
@@ -293,7 +357,7 @@ export function createDispatchRepository(db: Database) {
             ? sql`
         candidate as (
           select j.id from jobs j
-          where j.queue = any(${[...next.queues]}::text[]) and j.state = 'queued'
+          where j.queue = any(${[...input.queues]}::text[]) and j.state = 'queued'
             and j.agreement_of is null and exists (select 1 from done)
           order by j.priority desc, j.queued_at asc, j.seq asc
           limit 1
@@ -349,14 +413,18 @@ export function createDispatchRepository(db: Database) {
         )`
             : sql``
         }
-        select exists (select 1 from done) as completed, c.*
+        select exists (select 1 from done) as completed,
+          exists (
+            select 1 from jobs q where q.queue = any(${[...input.queues]}::text[]) and q.state = 'queued'
+          ) as queued_before,
+          c.*
         from (values (1)) as one (x) left join claimed c on true`.execute(db);
       const row = result.rows[0];
       if (!row?.completed) {
         return undefined;
       }
-      const { completed: _completed, ...claimed } = row;
-      return { next: claimed.id ? (claimed as JobRow) : null };
+      const { completed: _completed, queued_before: queued, ...claimed } = row;
+      return { next: claimed.id ? (claimed as JobRow) : null, queued };
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { QueueName } from '@loopdesk/contracts/jobs.ts';
 import { type SessionSource, type SessionState } from '@loopdesk/contracts/realtime.ts';
 import type { BusMessages } from '../../platform/bus.ts';
-import { observeDispatch } from '../../platform/metrics.ts';
+import { observeDispatch, observeStep } from '../../platform/metrics.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { recordReturnedJobs } from '../jobs/events.ts';
 import type { JobRow, JobsRepository, NewJob } from '../jobs/repository.ts';
@@ -11,12 +11,33 @@ import { queueSample, sampled } from './agreement.ts';
 import {
   createDispatchRepository,
   type ClaimedRow,
+  type CreationRecord,
   type EnqueuedRow,
 } from './dispatch-repository.ts';
 import type { HubContext } from './hub-context.ts';
 
 /** A new job as stored by `hub.enqueue`: handed to a technician (`conn_id`) or queued. */
 export type Enqueued = EnqueuedRow;
+
+/** The timestamp columns of a job row: JSON carries them as ISO strings. */
+const JOB_TIMES = [
+  'queued_at',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'lease_expires_at',
+] as const satisfies readonly (keyof JobRow)[];
+
+/** A job row as it travels on the bus (`jobs.handed`), and back. */
+const jobToBus = (job: JobRow): Record<string, unknown> => ({ ...job });
+function jobFromBus(wire: Record<string, unknown>): JobRow {
+  const job = { ...wire };
+  for (const column of JOB_TIMES) {
+    const value = job[column];
+    job[column] = value === null || value === undefined ? null : new Date(value as string | Date);
+  }
+  return job as unknown as JobRow;
+}
 
 /** How many handed jobs a socket remembers, to drop a repeated announcement. */
 const RECENT_JOBS = 8;
@@ -110,6 +131,29 @@ export function createDispatch(ctx: HubContext) {
     backlogSeenAt.delete(queue);
   }
 
+  /**
+   * Word that queues have work (jobs.available: a job queued without a taker, or returned,
+   * anywhere), counted: `words` now, and the count at each queue's last word. An answer's
+   * completing statement says whether its queues had queued jobs when it ran; a word counted
+   * after the statement began may name a job it did not see. With neither, the technician who
+   * turns waiting needs no claim pass: every job queued later is announced, and a claim pass
+   * follows that word (bench/README.md, cluster).
+   */
+  const lastWord = new Map<string, number>();
+  let words = 0;
+
+  /** Word that these queues have work: count it, and claim. */
+  function workAvailable(queues: readonly string[]): Promise<void> {
+    for (const queue of queues) {
+      lastWord.set(queue, ++words);
+    }
+    return dispatch();
+  }
+
+  /** Whether any of these queues had word of work after the count `since`. */
+  const wordSince = (since: number, queues: readonly string[]) =>
+    queues.some((queue) => (lastWord.get(queue) ?? 0) > since);
+
   /** Sets and records the session state, holding this job (or none); the caller announces. */
   async function setState(
     conn: Connection,
@@ -131,6 +175,7 @@ export function createDispatch(ctx: HubContext) {
 
   /** Holds a job the database assigned to this activated socket and sends its frame. */
   function sendJob(conn: Connection, job: JobRow): void {
+    const started = performance.now();
     observeDispatch(job.queue, job.queued_at); // metrics: stored → frame sent (issue 11)
     conn.job = job;
     conn.recent = [`${job.id}/${job.attempts}`, ...conn.recent].slice(0, RECENT_JOBS);
@@ -139,6 +184,7 @@ export function createDispatch(ctx: HubContext) {
         ? job.payload
         : { value: job.payload };
     send(conn, job.type, { ...payload, jobId: job.id, tenant: job.tenant });
+    observeStep('frame.send', started);
   }
 
   /**
@@ -172,7 +218,12 @@ export function createDispatch(ctx: HubContext) {
     const byQueue = new Map<QueueName, Connection[]>();
     for (const conn of waiting) {
       for (const queue of policies.get(conn.source).queues) {
-        byQueue.set(queue, [...(byQueue.get(queue) ?? []), conn]);
+        const takers = byQueue.get(queue);
+        if (takers) {
+          takers.push(conn);
+        } else {
+          byQueue.set(queue, [conn]);
+        }
       }
     }
     for (const [queue, takers] of byQueue) {
@@ -249,7 +300,9 @@ export function createDispatch(ctx: HubContext) {
       do {
         dispatchAgain = false;
         try {
+          const started = performance.now();
           await dispatchOnce();
+          observeStep('dispatch.pass', started);
         } catch (error) {
           log.error({ err: error }, 'dispatch failed');
         }
@@ -262,25 +315,35 @@ export function createDispatch(ctx: HubContext) {
   /**
    * Stores a new job, in the caller's transaction when given. When a technician of its queue
    * waits (on any node) and no queued job comes before it, the same statement hands it to the
-   * longest-waiting one; call `announce` once the transaction has committed.
+   * longest-waiting one; call `announce` once the transaction has committed. With `record`, the
+   * statement also writes the creation's audit entry and outbox event (no transaction needed).
    */
-  async function enqueue(job: NewJob, trx?: Transaction<DB>): Promise<Enqueued> {
+  async function enqueue(
+    job: NewJob,
+    trx?: Transaction<DB>,
+    record?: CreationRecord,
+  ): Promise<Enqueued> {
     const sources = sourcesOf(job.queue);
     // Concurrent enqueues are handed off each in its own statement, so a job's latency is its
     // insert alone (bench/README.md, dispatch); while work waits for technicians they are
     // inserted plainly, and the answers and the claim passes take them.
-    if (sources.length === 0 || backlogLikely(job.queue)) {
+    const handOff = sources.length > 0 && !backlogLikely(job.queue);
+    if (!handOff && !record) {
       return { ...(await jobs.enqueue(job, trx)), conn_id: null, taker_node: null };
     }
     const enqueued = await dispatchRepo.enqueue(
       job,
       {
-        sources,
+        sources: handOff ? sources : [],
         leaseMs: ctx.leaseMs,
         staleBefore: new Date(Date.now() - ctx.staleMs),
+        ...(record ? { record } : {}),
       },
       trx,
     );
+    if (!handOff) {
+      return enqueued;
+    }
     if (enqueued.conn_id) {
       backlogSeenAt.delete(job.queue);
     } else {
@@ -314,15 +377,23 @@ export function createDispatch(ctx: HubContext) {
       jobId: job.id,
       userId: job.assignee_id,
       attempts: job.attempts,
+      job: jobToBus(job),
     });
   }
 
-  /** A hand-off another node committed for a socket of this node. */
+  /**
+   * A hand-off another node committed for a socket of this node: the message carries the job as
+   * committed. Sent only while the socket still waits (deliver); a socket that is gone hands back
+   * exactly this assignment (technician and attempt), so a job returned or taken again since never
+   * moves. A job cancelled meanwhile is withdrawn after its frame (jobs.withdrawn, published after
+   * this message) and a submission for it changes nothing.
+   */
   async function handedHere(message: BusMessages['jobs.handed']): Promise<void> {
+    const started = performance.now();
     const conn = connections.get(message.connectionId);
-    const job = await jobs.findById(message.jobId);
+    const job = jobFromBus(message.job);
     if (
-      !job ||
+      job.id !== message.jobId ||
       job.state !== 'assigned' ||
       job.assignee_id !== message.userId ||
       job.attempts !== message.attempts
@@ -334,6 +405,7 @@ export function createDispatch(ctx: HubContext) {
     } else {
       await giveBack(message.userId, job);
     }
+    observeStep('hand-off.receive', started);
   }
 
   /**
@@ -380,6 +452,10 @@ export function createDispatch(ctx: HubContext) {
     canTake,
     sendJob,
     sample,
+    workAvailable,
+    wordSince,
+    /** The count of words of work so far (wordSince's `since`). */
+    words: (): number => words,
     /** The claim pass in progress, if any (a stopping hub waits for it). */
     running: (): Promise<void> | null => dispatchRunning,
     /** The completing statement of a submission (submission.ts). */

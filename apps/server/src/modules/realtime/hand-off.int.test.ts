@@ -273,7 +273,7 @@ describe('direct hand-off: a new job goes to a waiting technician in its own sta
     expect(ann.received.some((e) => e.type === 'message.annotation.job')).toBe(false);
   });
 
-  it('the assistant’s POST /api/v1/jobs hands the job over in its own transaction', async () => {
+  it('the assistant’s POST /api/v1/jobs hands the job over in its own statement, with its audit entries and job.created', async () => {
     const admin = (await tokenForRoles(state.t, 'ada@example.test', ['admin'])).token;
     const created = await state.t.app.inject({
       method: 'POST',
@@ -295,10 +295,31 @@ describe('direct hand-off: a new job goes to a waiting technician in its own sta
       },
     });
     expect(reply.statusCode).toBe(201);
-    const job = reply.json<{ id: string; state: string }>();
-    expect(job.state).toBe('assigned');
+    const job = reply.json<{ id: string; state: string; attempts: number }>();
+    expect(job).toMatchObject({ state: 'assigned', attempts: 1 });
     expect((await ann.next('message.annotation.job')).data.jobId).toBe(job.id);
     expect(await h.events(job.id)).toEqual(['job.created']);
+    // The event tells the assistant the job exactly as the answer did (built by the statement).
+    const event = await state.t.database.db
+      .selectFrom('outbox_events')
+      .select('data')
+      .where('job_id', '=', job.id)
+      .executeTakeFirstOrThrow();
+    expect(event.data).toEqual({ job: reply.json() });
+    const audit = await state.t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_email', 'status_code', 'details'])
+      .where('resource_id', '=', job.id)
+      .orderBy('action')
+      .execute();
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'integration.job.create',
+        status_code: 201,
+        details: expect.objectContaining({ apiKey: 'hand-off test', idempotencyKey: 'hand-off-1' }),
+      }),
+      expect.objectContaining({ action: 'job.delivered', actor_email: 'ann@example.test' }),
+    ]);
   });
 });
 

@@ -172,7 +172,7 @@ export function createRealtimeHub(options: HubOptions) {
         timer.unref();
       }
       unsubscribe.push(
-        bus.subscribe('jobs.available', () => void dispatch.dispatch()),
+        bus.subscribe('jobs.available', ({ queues }) => void dispatch.workAvailable(queues)),
         bus.subscribe('jobs.handed', (message) => {
           if (message.nodeId === options.nodeId) {
             dispatch
@@ -181,21 +181,24 @@ export function createRealtimeHub(options: HubOptions) {
           }
         }),
         bus.subscribe('jobs.withdrawn', ({ jobIds }) => {
+          // Checked after each socket's work in hand: a frame of the job may be on its way there
+          // (a hand-off delivered just before the job was cancelled).
           for (const conn of connections.values()) {
-            if (conn.job && jobIds.includes(conn.job.id)) {
-              const current = conn;
-              current.work = current.work
-                .then(async () => {
-                  sendError(
-                    current,
-                    'The job you held went back to the queue (its time ran out or it was cancelled).',
-                  );
-                  await dispatch.setState(current, 'waiting', null);
-                  announce(current);
-                  await policies.get(current.source).afterTask?.(current);
-                })
-                .catch((error: unknown) => log.error({ err: error }, 'withdraw failed'));
-            }
+            const current = conn;
+            current.work = current.work
+              .then(async () => {
+                if (current.closed || !current.job || !jobIds.includes(current.job.id)) {
+                  return;
+                }
+                sendError(
+                  current,
+                  'The job you held went back to the queue (its time ran out or it was cancelled).',
+                );
+                await dispatch.setState(current, 'waiting', null);
+                announce(current);
+                await policies.get(current.source).afterTask?.(current);
+              })
+              .catch((error: unknown) => log.error({ err: error }, 'withdraw failed'));
           }
         }),
         bus.subscribe('sessions.close', ({ userId }) => {

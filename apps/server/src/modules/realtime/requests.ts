@@ -42,6 +42,7 @@ export function createRequestRouter(ctx: HubContext, dispatch: Dispatch, submiss
 
   /** Handles one text frame of a socket (frames of one socket run one after another). */
   async function handleFrame(conn: Connection, raw: string): Promise<void> {
+    const received = performance.now();
     conn.lastFrameAt = Date.now();
     const event = parseFrame(conn, raw);
     if (!event) {
@@ -73,7 +74,7 @@ export function createRequestRouter(ctx: HubContext, dispatch: Dispatch, submiss
       return;
     }
     if (submissionTypes.includes(event.type)) {
-      await submission.submit(conn, event, event.type as SubmissionType);
+      await submission.submit(conn, event, event.type as SubmissionType, received);
       return;
     }
     if (!policy.handleRequest) {

@@ -5,6 +5,7 @@ import {
   type SubmissionType,
 } from '@loopdesk/contracts/realtime.ts';
 import { SUBMISSION_PAYLOADS } from '@loopdesk/contracts/realtime-events.ts';
+import { observeStep } from '../../platform/metrics.ts';
 import { completionEvent } from '../jobs/events.ts';
 import type { JobRow } from '../jobs/repository.ts';
 import { announce, describeIssues, sendError, type Connection } from './connections.ts';
@@ -66,11 +67,15 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
     return result?.type === PORTAL_EVENT_TYPE && isDeepStrictEqual(result.data, data.data);
   }
 
-  /** Completes the held job with a submission; false when it changed nothing. */
+  /**
+   * Completes the held job with a submission; false when it changed nothing. `receivedAt`
+   * (performance.now()) is when its frame arrived, for the step metrics.
+   */
   async function submit(
     conn: Connection,
     event: CloudEvent,
     type: SubmissionType,
+    receivedAt = performance.now(),
   ): Promise<boolean> {
     const parsed = SubmissionData.safeParse(event.data);
     if (!parsed.success) {
@@ -125,6 +130,10 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
         policies.get(c.source).queues.some((q) => queues.includes(q)),
     );
     const takesNext = queues.length > 0 && !othersWait;
+    observeStep('answer.check', receivedAt);
+    const completing = performance.now();
+    // Word of work counted from here may name a job the completing statement does not see.
+    const since = dispatch.words();
     const completed = await dispatch.complete({
       jobId: data.jobId,
       userId: conn.userId,
@@ -139,8 +148,11 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
         ? {}
         : { event: completionEvent(completedJob, { type, userId: conn.userId }) }),
       // The technician's next job comes in the same statement (no waiting frame, no claim pass).
-      ...(takesNext ? { next: { queues, leaseMs: ctx.leaseMs } } : {}),
+      ...(takesNext ? { next: { leaseMs: ctx.leaseMs } } : {}),
+      queues,
     });
+    observeStep('answer.complete', completing);
+    const afterCompletion = performance.now();
     if (completed) {
       // A share of federated jobs goes, unseen, to a second technician for agreement.
       await dispatch.sample(completedJob, conn.userId);
@@ -164,6 +176,7 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
       }
       // Still activated: the next job is the only frame.
       dispatch.sendJob(conn, completed.next);
+      observeStep('answer.after', afterCompletion);
       return true;
     }
     conn.state = 'waiting';
@@ -171,8 +184,13 @@ export function createSubmission(ctx: HubContext, dispatch: Dispatch) {
     conn.waitingSince = Date.now();
     dispatch.technicianWaits(conn);
     announce(conn);
-    void dispatch.dispatch();
+    // A claim pass only when there may be a queued job for them: at a steady rate every new job
+    // is handed off in its insert, and the answer costs no claim statement.
+    if (completed.queued || dispatch.wordSince(since, queues)) {
+      void dispatch.dispatch();
+    }
     await policies.get(conn.source).afterTask?.(conn);
+    observeStep('answer.after', afterCompletion);
     return true;
   }
 
