@@ -1,6 +1,5 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import {
@@ -17,6 +16,7 @@ import { portalEnvironment, type Config } from './platform/config.ts';
 import { isReachable, type Database, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin, routerRefusal } from './platform/errors.ts';
 import { storableTextPlugin } from './platform/storable-text.ts';
+import { securityHeadersPlugin } from './platform/security-headers.ts';
 import { metricsPlugin } from './platform/metrics.ts';
 import { checkResponses, declareApiResponses } from './platform/declared-responses.ts';
 import { auditPatientDataHook, recordAudit, requestOrigin } from './platform/audit.ts';
@@ -159,7 +159,7 @@ async function hardenHttp(app: FastifyInstance, config: Config, db: Database): P
   await app.register(errorsPlugin);
   await app.register(storableTextPlugin);
   await app.register(cookie);
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     strictTransportSecurity: config.publicUrl.startsWith('https://'),
     contentSecurityPolicy: {
