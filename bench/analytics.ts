@@ -1,11 +1,13 @@
 /**
  * bench/analytics: 1,000,000 generated job events on PostgreSQL (a database of its own), then the
- * analytics dashboard's queries (modules/analytics/figures.ts, over the rollups of migration 022)
+ * analytics dashboard's queries (modules/analytics/figures.ts, over the rollups of migrations 022-026)
  * against the same figures computed over the raw events (jobs, outbox_events, audit_events), each
  * run BENCH_RUNS times per filter set: p50/p95 per side and their ratio. Also the rollups' full
- * build and an incremental refresh after new events. Not a test: nothing here asserts.
+ * build and an incremental refresh after new events. Per filter set it also prints when each of the
+ * view's queries answered (they run side by side) and each one's time alone, slowest first, so
+ * the query that dominates is named. Not a test: nothing here asserts.
  *
- *   npm run bench:analytics   (BENCH_DATABASE_URL, BENCH_EVENTS, BENCH_RUNS to adjust)
+ *   npm run bench:analytics   (BENCH_DATABASE_URL, BENCH_EVENTS, BENCH_RUNS, BENCH_ALONE=0)
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
@@ -13,6 +15,15 @@ import pg from 'pg';
 import type { AnalyticsFilters } from '@loopdesk/contracts/analytics.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
+import {
+  desk,
+  discards,
+  oldest,
+  outcomes,
+  queueFigures,
+} from '../apps/server/src/modules/analytics/activity.ts';
+import { agreementFigures } from '../apps/server/src/modules/analytics/agreement-figures.ts';
+import { durations, people } from '../apps/server/src/modules/analytics/durations.ts';
 import { readFigures } from '../apps/server/src/modules/analytics/figures.ts';
 import { createRollups } from '../apps/server/src/modules/analytics/rollups.ts';
 
@@ -25,6 +36,9 @@ const DAYS = 30;
 /** A database name of one's own (default a random one); with BENCH_REUSE=1 its history is reused. */
 const DB_NAME = process.env.BENCH_DB;
 const REUSE = process.env.BENCH_REUSE === '1' && DB_NAME !== undefined;
+/** Also time each of the view's queries alone, one after the other (BENCH_ALONE=0 to skip). */
+const ALONE = process.env.BENCH_ALONE !== '0';
+const ALONE_RUNS = 7;
 /** Keep the database afterwards (to run again with BENCH_REUSE=1). */
 const KEEP = process.env.BENCH_KEEP === '1' || REUSE;
 
@@ -92,13 +106,23 @@ async function main() {
     for (const [label, filters] of sets) {
       const fast: number[] = [];
       const slow: number[] = [];
+      // Per query of the view: when it answered, ms from the view's start (they run side by side).
+      const parts = new Map<string, number[]>();
       for (let i = 0; i < RUNS; i++) {
         // As the route reads them: the time of the last refresh (it keys the filter options).
+        const timings: Record<string, number> = {};
         fast.push(
           await time(async () =>
-            readFigures(db, filters, { people: true, refreshedAt: await rollups.refreshedAt() }),
+            readFigures(db, filters, {
+              people: true,
+              refreshedAt: await rollups.refreshedAt(),
+              timings,
+            }),
           ),
         );
+        for (const [part, at] of Object.entries(timings)) {
+          parts.set(part, [...(parts.get(part) ?? []), at]);
+        }
         if (i < Math.max(3, Math.ceil(RUNS / 4))) {
           slow.push(await time(() => rawFigures(db, filters)));
         }
@@ -110,6 +134,16 @@ async function main() {
       console.log(
         `${label}: rollups p50 ${ms(percentile(fast, 0.5))} p95 ${ms(f95)} | raw events p50 ${ms(percentile(slow, 0.5))} p95 ${ms(s95)} | ${(s95 / f95).toFixed(1)}× faster`,
       );
+      // The queries that kept the view waiting longest (median answer time within the view).
+      const slowest = [...parts]
+        .map(([part, values]) => [part, percentile(values, 0.5)] as const)
+        .sort(([, a], [, b]) => b - a);
+      console.log(
+        `  queries answered at (p50, ms from the view's start): ${slowest.map(([part, at]) => `${part} ${at.toFixed(0)}`).join(', ')}`,
+      );
+      if (ALONE) {
+        console.log(`  each alone (p50 of ${ALONE_RUNS}): ${(await alone(db, filters)).join(', ')}`);
+      }
     }
     console.log(
       `dashboard p95, worst filter set: ${ms(Math.max(...rollupP95))} (goal: under 200 ms)`,
@@ -132,6 +166,31 @@ async function main() {
     }
     await admin.end();
   }
+}
+
+/** Each of the view's queries run alone ALONE_RUNS times: its p50, slowest first. */
+async function alone(db: Parameters<typeof readFigures>[0], filters: AnalyticsFilters) {
+  const from = new Date(filters.from);
+  const to = new Date(filters.to);
+  const parts: [string, () => Promise<unknown>][] = [
+    ['queues', () => queueFigures(db, filters, from, to)],
+    ['oldest', () => oldest(db, filters)],
+    ['durations', () => durations(db, filters, from, to)],
+    ['desk', () => desk(db, filters, from, to)],
+    ['outcomes', () => outcomes(db, filters, from, to)],
+    ['discards', () => discards(db, filters, from, to)],
+    ['people', () => people(db, filters, from, to)],
+    ['agreement', () => agreementFigures(db, filters, from, to, true)],
+  ];
+  const results: [string, number][] = [];
+  for (const [part, run] of parts) {
+    const times: number[] = [];
+    for (let i = 0; i < ALONE_RUNS; i++) {
+      times.push(await time(run));
+    }
+    results.push([part, percentile(times, 0.5)]);
+  }
+  return results.sort(([, a], [, b]) => b - a).map(([part, p50]) => `${part} ${p50.toFixed(0)}`);
 }
 
 /** 1,000,000 job events (EVENTS) over the last DAYS days, as the server writes them. */

@@ -88,7 +88,8 @@ export function compareAnswers(first: unknown, second: unknown): Comparison {
   };
 }
 
-const round = (value: number) => Math.round(value * 10000) / 10000;
+export const roundScore = (value: number) => Math.round(value * 10000) / 10000;
+const round = roundScore;
 
 /** Span-level F1 and Cohen's kappa over a set of compared pairs. */
 export function scores(
@@ -115,19 +116,27 @@ export function scores(
 
 /** Cohen's kappa of two raters' labels of the same items; null when undefined. */
 export function kappa(items: readonly (readonly [string, string])[]): number | null {
-  const n = items.length;
-  if (n === 0) {
-    return null;
-  }
+  return kappaOfCounts(items.map(([a, b]) => [a, b, 1] as const));
+}
+
+/** Cohen's kappa from the count of items per (first label, second label); null when undefined. */
+export function kappaOfCounts(
+  counts: readonly (readonly [string, string, number])[],
+): number | null {
+  let n = 0;
   const first = new Map<string, number>();
   const second = new Map<string, number>();
   let agreed = 0;
-  for (const [a, b] of items) {
-    first.set(a, (first.get(a) ?? 0) + 1);
-    second.set(b, (second.get(b) ?? 0) + 1);
+  for (const [a, b, items] of counts) {
+    n += items;
+    first.set(a, (first.get(a) ?? 0) + items);
+    second.set(b, (second.get(b) ?? 0) + items);
     if (a === b) {
-      agreed += 1;
+      agreed += items;
     }
+  }
+  if (n === 0) {
+    return null;
   }
   const observed = agreed / n;
   let chance = 0;
@@ -139,7 +148,3 @@ export function kappa(items: readonly (readonly [string, string])[]): number | n
   }
   return round((observed - chance) / (1 - chance));
 }
-
-/** Whether two answers disagree: a span of one not in the other, or another outcome. */
-export const disagrees = (c: Comparison) =>
-  c.outcomeDiffers || c.matchedSpans !== c.firstSpans || c.matchedSpans !== c.secondSpans;

@@ -290,6 +290,72 @@ describe('analytics dashboard (issue 16)', () => {
     });
   });
 
+  it('reads the outcomes of whole days from their day rollup, equal to the exact figures', async () => {
+    const { viewToken } = await open(medical.token);
+    const outcomesOf = async (query: Record<string, string>) =>
+      (await figures(viewToken, query)).json<AnalyticsFigures>().outcomes;
+    // RANGE holds no whole day: its outcomes are counted from the jobs themselves.
+    const exact = await outcomesOf(RANGE);
+    const week = { from: '2026-01-01T00:00:00Z', to: '2026-01-09T00:00:00Z' };
+    const rollup = await sql<{ jobs: number }>`
+      select sum(jobs)::int as jobs from analytics_outcomes
+      where day = timestamptz '2026-01-05T00:00:00Z'`.execute(t.database.db);
+    expect(rollup.rows[0]?.jobs).toBe(6);
+    expect(await outcomesOf(week)).toEqual(exact);
+    expect(await outcomesOf({ ...week, tenant: 'beta' })).toEqual(
+      exact.filter((o) => o.type === 'hpi.prioritised'),
+    );
+    // A partial day at each edge: Jan 4 12:00 → Jan 5 11:00 holds no whole day (J4 arrives later).
+    expect(await outcomesOf({ from: '2026-01-04T12:00:00Z', to: at(3600).toISOString() })).toEqual(
+      exact.map((o) => (o.type === 'message.annotation' ? { ...o, dead: 0 } : o)),
+    );
+    // Whole days from the rollup and partial ones from the jobs, each job counted once: a job
+    // dead on Jan 6 and one cancelled on Jan 7, then a refresh from scratch.
+    const late = { type: 'message.annotation', queue: 'federated', tenant: 'acme' } as const;
+    await insertJob(t.database.db, {
+      ...late,
+      id: 'b0000000-0000-4000-8000-000000000016',
+      created: 86_400,
+      state: 'dead',
+      events: [{ type: 'job.dead', at: 86_500 }],
+    });
+    await insertJob(t.database.db, {
+      ...late,
+      id: 'b0000000-0000-4000-8000-000000000017',
+      created: 2 * 86_400,
+      state: 'cancelled',
+      events: [{ type: 'job.cancelled', at: 2 * 86_400 + 60 }],
+    });
+    await sql`delete from analytics_refresh`.execute(t.database.db);
+    await t.app.analytics.rollups.refresh();
+    const hpi = exact.filter((o) => o.type === 'hpi.prioritised');
+    const to = at(2 * 86_400 + 60).toISOString();
+    // Jan 5 and 6 whole, Jan 7 to 10:01 partial.
+    expect(await outcomesOf({ from: '2026-01-05T00:00:00Z', to })).toEqual([
+      ...hpi,
+      {
+        type: 'message.annotation',
+        completed: 3,
+        exceptions: 1,
+        cancelled: 1,
+        dead: 2,
+        requeues: 1,
+      },
+    ]);
+    // Jan 5 from 10:00:30 partial (J1 arrived at 10:00), Jan 6 whole, Jan 7 partial.
+    expect(await outcomesOf({ from: at(30).toISOString(), to })).toEqual([
+      ...hpi,
+      {
+        type: 'message.annotation',
+        completed: 2,
+        exceptions: 1,
+        cancelled: 1,
+        dead: 2,
+        requeues: 1,
+      },
+    ]);
+  });
+
   it('refuses bad input with a clear 400', async () => {
     const { viewToken } = await open(medical.token);
     const cases: [Record<string, string>, RegExp][] = [

@@ -84,6 +84,8 @@ export function createRollups(db: Database) {
             max(o.created_at) filter (where o.type = 'job.dead') as dead_at
           from outbox_events o where o.job_id = j.id
         ) e on true
+        -- In arrival order: a range's jobs then sit on neighbouring pages (the views' edges).
+        order by j.created_at
         on conflict (job_id) do update set
           queue = excluded.queue, type = excluded.type, tenant = excluded.tenant,
           created_at = excluded.created_at, first_delivered_at = excluded.first_delivered_at,
@@ -96,21 +98,41 @@ export function createRollups(db: Database) {
 
       // Durations per arrival day and job type as histograms (DURATION_BUCKET), for the long
       // ranges' percentiles: every day of a job recomputed, rebuilt whole from its jobs.
-      const days = [...new Set(jobs.rows.map((row) => new Date(row.day).toISOString()))];
+      const days = [...new Set(jobs.rows.map((row) => new Date(row.day).toISOString()))].sort();
       if (days.length > 0) {
         await sql`delete from analytics_durations where day = any(${days}::timestamptz[])`.execute(
           trx,
         );
         await sql`
-          insert into analytics_durations (day, type, metric, bucket, jobs)
-          select date_bin('1 day', j.created_at, ${ORIGIN}), j.type, m.metric,
-            ${bucketOf(sql`m.value`)}, count(*)::int
-          from analytics_jobs j
-          cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
-            as m (metric, value)
-          where j.created_at >= ${days.sort()[0]}::timestamptz
-            and date_bin('1 day', j.created_at, ${ORIGIN}) = any(${days}::timestamptz[])
-            and m.value is not null
+          insert into analytics_durations (day, type, metric, buckets, jobs)
+          select day, type, metric, array_agg(bucket order by bucket), array_agg(jobs order by bucket)
+          from (
+            select date_bin('1 day', j.created_at, ${ORIGIN}) as day, j.type, m.metric,
+              ${bucketOf(sql`m.value`)} as bucket, count(*)::int as jobs
+            from analytics_jobs j
+            cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
+              as m (metric, value)
+            where j.created_at >= ${days[0]}::timestamptz
+              and date_bin('1 day', j.created_at, ${ORIGIN}) = any(${days}::timestamptz[])
+              and m.value is not null
+            group by 1, 2, 3, 4
+          ) x
+          group by day, type, metric`.execute(trx);
+        // Outcomes per arrival day, job type, queue and tenant (migration 026), the same days.
+        await sql`delete from analytics_outcomes where day = any(${days}::timestamptz[])`.execute(
+          trx,
+        );
+        await sql`
+          insert into analytics_outcomes (day, type, queue, tenant, jobs, completed, exceptions,
+            cancelled, dead, requeues)
+          select date_bin('1 day', created_at, ${ORIGIN}), type, queue, tenant, count(*)::int,
+            count(*) filter (where outcome = 'completed')::int,
+            count(*) filter (where exception)::int,
+            count(*) filter (where outcome = 'cancelled')::int,
+            count(*) filter (where dead > 0)::int, coalesce(sum(requeues), 0)::int
+          from analytics_jobs
+          where created_at >= ${days[0]}::timestamptz
+            and date_bin('1 day', created_at, ${ORIGIN}) = any(${days}::timestamptz[])
           group by 1, 2, 3, 4`.execute(trx);
       }
 
@@ -131,6 +153,12 @@ export function createRollups(db: Database) {
         ) x
         group by hour, queue, type, tenant`.execute(trx);
 
+      await sql`delete from analytics_queue_hourly where hour >= ${fromHour}`.execute(trx);
+      await sql`
+        insert into analytics_queue_hourly (hour, queue, arrivals, completions, ended)
+        select hour, queue, sum(arrivals)::int, sum(completions)::int, sum(ended)::int
+        from analytics_hourly where hour >= ${fromHour} group by hour, queue`.execute(trx);
+
       // People: answers per hour and technician from the first hour touched; handle histograms
       // per answer day from the first day touched (answers are never moved back in time).
       await sql`delete from analytics_people where hour >= ${fromHour}`.execute(trx);
@@ -143,12 +171,16 @@ export function createRollups(db: Database) {
       const fromDay = sql`date_bin('1 day', ${since}::timestamptz, ${ORIGIN})`;
       await sql`delete from analytics_people_handle where day >= ${fromDay}`.execute(trx);
       await sql`
-        insert into analytics_people_handle (day, user_id, bucket, jobs)
-        select date_bin('1 day', answered_at, ${ORIGIN}), answered_by, ${bucketOf(sql`handle_s`)},
-          count(*)::int
-        from analytics_jobs
-        where answered_at >= ${fromDay} and answered_by is not null and handle_s is not null
-        group by 1, 2, 3`.execute(trx);
+        insert into analytics_people_handle (day, user_id, buckets, jobs)
+        select day, user_id, array_agg(bucket order by bucket), array_agg(jobs order by bucket)
+        from (
+          select date_bin('1 day', answered_at, ${ORIGIN}) as day, answered_by as user_id,
+            ${bucketOf(sql`handle_s`)} as bucket, count(*)::int as jobs
+          from analytics_jobs
+          where answered_at >= ${fromDay} and answered_by is not null and handle_s is not null
+          group by 1, 2, 3
+        ) x
+        group by day, user_id`.execute(trx);
 
       // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
       const touched = await sql<{ id: string }>`

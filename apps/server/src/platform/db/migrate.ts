@@ -22,6 +22,7 @@ import * as analytics from './migrations/022-analytics.ts';
 import * as assistantNotFound from './migrations/023-assistant-not-found.ts';
 import * as authoring from './migrations/024-authoring.ts';
 import * as agreement from './migrations/025-agreement.ts';
+import * as analyticsOutcomes from './migrations/026-analytics-outcomes.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '023-assistant-not-found': assistantNotFound,
   '024-authoring': authoring,
   '025-agreement': agreement,
+  '026-analytics-outcomes': analyticsOutcomes,
 };
 
 const provider: MigrationProvider = {

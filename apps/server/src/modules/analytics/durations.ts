@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import type { AnalyticsFilters } from '@loopdesk/contracts/analytics.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { bucketOf } from './rollups.ts';
+import {
+  DAY_MS,
+  edgeJobs,
+  histogramPercentiles,
+  pct,
+  sorting,
+  where,
+  wholeUnits,
+  type Row,
+} from './query.ts';
+
+/** A histogram being merged: jobs per bucket. */
+type Histogram = Map<number, number>;
+
+/** Adds a stored histogram (its buckets and their jobs, two arrays) to one being merged. */
+function add(histogram: Histogram, buckets: readonly number[], jobs: readonly number[]) {
+  buckets.forEach((bucket, i) => {
+    histogram.set(bucket, (histogram.get(bucket) ?? 0) + Number(jobs[i] ?? 0));
+  });
+  return histogram;
+}
+
+/** `[bucket, jobs]` in ascending buckets. */
+const sorted = (histogram: Histogram | undefined): [number, number][] =>
+  [...(histogram ?? new Map<number, number>())].sort(([a], [b]) => a - b);
+
+/**
+ * Wait, handle and end-to-end p50/p90/p99 per job type. Exact (percentile_cont over the jobs)
+ * for ranges of less than two whole UTC days or with a queue or tenant filter (a tenant's jobs
+ * read by index, migration 026); otherwise from the day histograms of the whole days in the range
+ * (analytics_durations) and the jobs of the partial days at its edges, put in the same 2% buckets:
+ * each percentile within about 1% of the exact one (docs/analytics.md), and the cost no longer
+ * grows with the jobs of the range.
+ */
+export async function durations(db: Database, filters: AnalyticsFilters, from: Date, to: Date) {
+  const days = wholeUnits(from, to, DAY_MS);
+  if (
+    filters.queue !== undefined ||
+    filters.tenant !== undefined ||
+    days.last.getTime() - days.first.getTime() < 2 * DAY_MS
+  ) {
+    return sorting(
+      db,
+      sql<Row>`
+      select type,
+        count(wait_s) as wait_n, ${pct(sql`wait_s`)} as wait,
+        count(handle_s) as handle_n, ${pct(sql`handle_s`)} as handle,
+        count(total_s) as total_n, ${pct(sql`total_s`)} as total
+      from analytics_jobs where created_at >= ${from} and created_at < ${to}
+        ${where(filters, ['type', 'queue', 'tenant'])}
+      group by type order by type`,
+    );
+  }
+  const type = where(filters, ['type']);
+  const result = await sql<{ type: string; metric: string; buckets: number[]; jobs: number[] }>`
+    select type, metric, buckets, jobs from analytics_durations
+    where day >= ${days.first} and day < ${days.last} ${type}
+    union all
+    select type, metric, array_agg(bucket order by bucket), array_agg(jobs order by bucket) from (
+      select j.type, m.metric, ${bucketOf(sql`m.value`)} as bucket, count(*)::int as jobs
+      from (${edgeJobs('created_at', from, to, days, type)}) j
+      cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
+        as m (metric, value)
+      where m.value is not null
+      group by 1, 2, 3
+    ) e group by type, metric
+    order by type`.execute(db);
+  const types = new Map<string, Map<string, Histogram>>();
+  for (const row of result.rows) {
+    const metrics = types.get(row.type) ?? new Map<string, Histogram>();
+    types.set(row.type, metrics);
+    const histogram = metrics.get(row.metric) ?? new Map<number, number>();
+    metrics.set(row.metric, add(histogram, row.buckets, row.jobs));
+  }
+  return {
+    rows: [...types].map(([t, metrics]): Row => {
+      const [wait, handle, total] = ['wait', 'handle', 'total'].map((m) =>
+        histogramPercentiles(sorted(metrics.get(m))),
+      );
+      return {
+        type: t,
+        wait_n: wait?.n,
+        wait: wait?.values,
+        handle_n: handle?.n,
+        handle: handle?.values,
+        total_n: total?.n,
+        total: total?.values,
+      };
+    }),
+  };
+}
+
+/**
+ * Per technician: jobs answered, active hours, handle p50/p90/p99 and exceptions. Exact for short
+ * ranges or with a type, queue or tenant filter; otherwise from the per-hour and per-day people
+ * rollups for the whole hours and days of the range, and the jobs of its partial edges (the handle
+ * percentiles within about 1%, as the durations'; the counts exact).
+ */
+export async function people(db: Database, filters: AnalyticsFilters, from: Date, to: Date) {
+  const days = wholeUnits(from, to, DAY_MS);
+  if (
+    filters.type !== undefined ||
+    filters.queue !== undefined ||
+    filters.tenant !== undefined ||
+    days.last.getTime() - days.first.getTime() < 2 * DAY_MS
+  ) {
+    return sorting(
+      db,
+      sql<Row>`
+      select j.answered_by as user_id, coalesce(u.display_name, u.email, j.answered_by::text) as name,
+        count(*)::int as jobs,
+        count(distinct date_bin('1 hour', j.answered_at, timestamptz '2000-01-01 00:00:00+00'))::int as hours,
+        count(j.handle_s) as handle_n, ${pct(sql`j.handle_s`)} as handle,
+        count(*) filter (where j.exception)::int as exceptions
+      from analytics_jobs j left join users u on u.id = j.answered_by
+      where j.answered_at >= ${from} and j.answered_at < ${to} and j.answered_by is not null
+        ${where(filters, ['type', 'queue', 'tenant'], 'j')}
+      group by j.answered_by, u.display_name, u.email order by name`,
+    );
+  }
+  const hours = wholeUnits(from, to, 3_600_000);
+  const answered = sql`and answered_by is not null`;
+  const [counts, handles] = await Promise.all([
+    sql<Row>`
+      select x.user_id, coalesce(u.display_name, u.email, x.user_id::text) as name,
+        sum(x.jobs)::int as jobs, count(distinct x.hour)::int as hours,
+        sum(x.exceptions)::int as exceptions
+      from (
+        select hour, user_id, jobs, exceptions from analytics_people
+        where hour >= ${hours.first} and hour < ${hours.last}
+        union all
+        select date_bin('1 hour', answered_at, timestamptz '2000-01-01 00:00:00+00'), answered_by,
+          1, case when exception then 1 else 0 end
+        from (${edgeJobs('answered_at', from, to, hours, answered)}) e
+      ) x left join users u on u.id = x.user_id
+      group by x.user_id, u.display_name, u.email order by name`.execute(db),
+    sql<{ user_id: string; buckets: number[]; jobs: number[] }>`
+      select user_id, buckets, jobs from analytics_people_handle
+      where day >= ${days.first} and day < ${days.last}
+      union all
+      select user_id, array_agg(bucket order by bucket), array_agg(jobs order by bucket) from (
+        select answered_by as user_id, ${bucketOf(sql`handle_s`)} as bucket, count(*)::int as jobs
+        from (${edgeJobs('answered_at', from, to, days, answered)}) e where handle_s is not null
+        group by 1, 2
+      ) e group by user_id`.execute(db),
+  ]);
+  const histograms = new Map<string, Histogram>();
+  for (const row of handles.rows) {
+    const histogram = histograms.get(row.user_id) ?? new Map<number, number>();
+    histograms.set(row.user_id, add(histogram, row.buckets, row.jobs));
+  }
+  return {
+    rows: counts.rows.map((row): Row => {
+      const handle = histogramPercentiles(sorted(histograms.get(String(row.user_id))));
+      return { ...row, handle_n: handle.n, handle: handle.values };
+    }),
+  };
+}
