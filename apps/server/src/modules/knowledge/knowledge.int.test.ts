@@ -90,5 +90,5 @@ describe('a knowledge base past the background-index threshold', () => {
       results: { conceptId: string; relevance: number }[];
     };
     expect(results[0]).toMatchObject({ conceptId: `GEN:${last}`, relevance: 1 });
-  }, 120_000);
+  }, 300_000);
 });
