@@ -71,8 +71,8 @@ function indexOver(
  * (sorted names, by binary search), entries holding the rarest query token or a word it starts
  * (sorted vocabulary, postings in order of name length, the first ids of every crowded prefix
  * kept ready) and, when those leave room, the tokens within the allowed edits of one query token
- * (a walk of the sorted vocabulary as a trie with an edit-distance row per node). A query with
- * more candidates than `candidateBudget` is answered from the best-placed ones.
+ * (a walk of the vocabulary's trie, `key-trie.ts`, with an edit-distance row per node). A query
+ * with more candidates than `candidateBudget` is answered from the best-placed ones.
  */
 export function createConceptIndex(
   concepts: readonly Concept[],
