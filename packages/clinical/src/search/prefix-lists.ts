@@ -118,7 +118,7 @@ function mergeCap(a: Int32Array, b: Int32Array, cap: number): Int32Array {
 /** Postings copied between yields while heavy lists are built. */
 const STEP = 10_000;
 
-/** Adds the heavy lists to sorted keys and their postings (CSR), yielding every few thousand ids. */
+/** Adds the heavy lists to sorted keys and their postings (CSR), yielding every few thousand. */
 export function* buildPrefixLists(
   keys: readonly string[],
   offsets: Int32Array,
