@@ -83,6 +83,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestId,
     trustProxy: config.nodeEnv === 'production',
     return503OnClosing: true,
+    // Loading a knowledge base of hundreds of thousands of concepts (checking it, building the
+    // recogniser) takes longer than Fastify's default 10 s per plugin on a busy 2-core machine;
+    // concept search itself is indexed in the background (issue 22).
+    pluginTimeout: 300_000,
     // One line per request instead of two (the onResponse hook of hardenHttp).
     logController: new LogController({ disableRequestLogging: true }),
     // The router's own refusals (a path parameter over 100 characters, a malformed URL) answer

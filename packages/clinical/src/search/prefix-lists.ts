@@ -115,15 +115,23 @@ function mergeCap(a: Int32Array, b: Int32Array, cap: number): Int32Array {
   return n === out.length ? out : out.subarray(0, n);
 }
 
-/** Adds the heavy lists to sorted keys and their postings (CSR). */
-export function createPrefixLists(
+/** Postings copied between yields while heavy lists are built. */
+const STEP = 10_000;
+
+/** Adds the heavy lists to sorted keys and their postings (CSR), yielding every few thousand. */
+export function* buildPrefixLists(
   keys: readonly string[],
   offsets: Int32Array,
   ids: Int32Array,
-): PrefixLists {
+): Generator<void, PrefixLists, void> {
   const lists = { keys, offsets, ids, heavy: new Map<string, Int32Array>() };
+  let work = 0;
   // Bottom-up over the implicit trie: a heavy node's list merges its children's lists.
-  const visit = (lo: number, hi: number, depth: number): Int32Array | undefined => {
+  function* visit(
+    lo: number,
+    hi: number,
+    depth: number,
+  ): Generator<void, Int32Array | undefined, void> {
     if (postingCount(lists, lo, hi) <= HEAVY) {
       return undefined;
     }
@@ -135,19 +143,41 @@ export function createPrefixLists(
     }
     while (start < hi) {
       const end = childEnd(keys, start, hi, depth);
-      const child = visit(start, end, depth + 1) ?? collect(lists, start, end, TOP);
+      let child = yield* visit(start, end, depth + 1);
+      if (!child) {
+        child = collect(lists, start, end, TOP);
+        work += postingCount(lists, start, end) + 16;
+      }
       list = mergeCap(list, child, TOP);
       start = end;
+      if (work > STEP) {
+        work = 0;
+        yield;
+      }
     }
     if (depth > 0) {
       lists.heavy.set((keys[lo] as string).slice(0, depth), list);
     }
     return list;
-  };
+  }
   if (keys.length > 0) {
-    visit(0, keys.length, 0);
+    yield* visit(0, keys.length, 0);
   }
   return lists;
+}
+
+/** Adds the heavy lists at once; see `buildPrefixLists`. */
+export function createPrefixLists(
+  keys: readonly string[],
+  offsets: Int32Array,
+  ids: Int32Array,
+): PrefixLists {
+  const steps = buildPrefixLists(keys, offsets, ids);
+  let step = steps.next();
+  while (!step.done) {
+    step = steps.next();
+  }
+  return step.value;
 }
 
 /**

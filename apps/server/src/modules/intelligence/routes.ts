@@ -76,7 +76,9 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
   const { kb, index, differential, byId } = knowledge;
   const concepts = kb.items.concepts;
 
-  api.route('GET /internal/utilities/typeahead', (request) => {
+  // A search waits for a large index still building in the background (issue 22) rather than
+  // finishing the build on the event loop: other requests and /healthz go on meanwhile.
+  api.route('GET /internal/utilities/typeahead', async (request) => {
     const { t, type } = request.query;
     const text = t.trim();
     if (text.length < TYPEAHEAD_MIN_CHARS) {
@@ -85,6 +87,7 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
         [{ path: 'querystring.t', message: `needs at least ${TYPEAHEAD_MIN_CHARS} characters` }],
       );
     }
+    await index.ready;
     const results = index.search(text, type === 'trained' ? { classes: TRAINED_CLASSES } : {});
     return {
       results: results.map((r) => ({
@@ -99,8 +102,9 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
     };
   });
 
-  api.route('POST /internal/intelligence/ontology/concepts/_search', (request) => {
+  api.route('POST /internal/intelligence/ontology/concepts/_search', async (request) => {
     const { query, dataType, limit } = request.body;
+    await index.ready;
     const results = index.search(query, {
       limit,
       ...(dataType.length > 0 ? { classes: expandClasses(dataType) } : {}),
@@ -116,8 +120,9 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
     };
   });
 
-  api.route('GET /internal/async-jobs/data/concept/_query', (request) => {
+  api.route('GET /internal/async-jobs/data/concept/_query', async (request) => {
     const { q } = request.query;
+    await index.ready;
     return {
       results: index.search(q).map((r) => ({
         conceptId: r.conceptId,

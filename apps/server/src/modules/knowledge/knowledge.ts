@@ -128,6 +128,9 @@ export function createLiveKnowledge(base: Knowledge): LiveKnowledge {
       get size() {
         return current.index.size;
       },
+      get ready() {
+        return current.index.ready;
+      },
     },
     recogniser: {
       recognise: (text) => current.recogniser.recognise(text),

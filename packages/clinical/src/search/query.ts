@@ -1,0 +1,321 @@
+/**
+ * Answering a query (issue 22): candidates read best first from sorted names, the vocabulary's
+ * prefix ranges and, when those leave room, the tokens within the allowed edits, until no unread
+ * candidate can enter the page.
+ */
+import type { Concept } from '../kb/format.ts';
+import type { Built } from './build.ts';
+import type { ConceptSearchOptions, ConceptSearchResult } from './concept-search.ts';
+import { fuzzyRanges } from './key-trie.ts';
+import { postingCount, prefixRange, RangeCursor, type PrefixLists } from './prefix-lists.ts';
+import { SourceHeap, type Source } from './source-heap.ts';
+import { allowedEdits, editsWithin, normaliseText } from './text.ts';
+
+/** How a query token met a name token, best first; a hit is `kind * 8 + edits`, -1 for none. */
+const EXACT = 0;
+const PREFIX = 8;
+const FUZZY = 16;
+const NONE = -1;
+
+// Tier scores: exact > prefix > all tokens exact/prefix > fuzzy. Within a tier, small bonuses
+// prefer canonical names, names close in length to the query and fewer edits. The tiers do not
+// overlap (exact ≥ 0.99 > prefix ≤ 0.91 … ≥ 0.85 > tokens ≤ 0.82 … ≥ 0.68 > fuzzy ≤ 0.62).
+const TIER = { exact: 1, prefix: 0.85, tokens: 0.7, fuzzy: 0.5 } as const;
+
+const exactScore = (canonical: boolean) => TIER.exact - (canonical ? 0 : 0.01);
+const bonusOf = (canonical: boolean, closeness: number) => (canonical ? 0.02 : 0) + 0.1 * closeness;
+const prefixScore = (bonus: number) => TIER.prefix + bonus * 0.5;
+const tokensScore = (bonus: number, anyPrefix: boolean) =>
+  TIER.tokens + bonus - (anyPrefix ? 0.02 : 0);
+const fuzzyScore = (bonus: number, edits: number, prefixes: number) =>
+  TIER.fuzzy + bonus - 0.08 * edits - 0.01 * prefixes;
+const rounded = (score: number) => Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
+
+/** Candidates read at most, once the page is full, whose best score only ties its last one. */
+const TIE_READS = 256;
+
+/**
+ * Candidates of the typo tier few enough to read without walking the vocabulary again for another
+ * query token that might have fewer (each walk costs about as much as reading these).
+ */
+const FEW_CANDIDATES = 1024;
+
+export function search(
+  index: Built,
+  budget: number,
+  rawQuery: string,
+  options: ConceptSearchOptions,
+): ConceptSearchResult[] {
+  const query = normaliseText(rawQuery);
+  const limit = options.limit ?? 20;
+  if (query === '' || limit <= 0) {
+    return [];
+  }
+  const { concepts, texts, vocabulary } = index;
+  const classes = options.classes ? new Set(options.classes) : undefined;
+  const qTokens = query.split(' ');
+  const lastToken = qTokens.length - 1;
+  const ql = query.length;
+  const closeness = (length: number) => Math.min(1, ql / length);
+
+  // How query token j meets vocabulary token t (cached per query).
+  const caches = qTokens.map(() => new Map<number, number>());
+  const hitOf = (j: number, t: number): number => {
+    const cache = caches[j] as Map<number, number>;
+    let hit = cache.get(t);
+    if (hit !== undefined) {
+      return hit;
+    }
+    const q = qTokens[j] as string;
+    const token = vocabulary.keys[t] as string;
+    if (token === q) {
+      hit = EXACT;
+    } else if (token.startsWith(q)) {
+      hit = PREFIX;
+    } else {
+      hit = NONE;
+      const max = allowedEdits(q.length);
+      if (max > 0) {
+        let edits = editsWithin(q, token, token.length, max);
+        if (j === lastToken && token.length > q.length) {
+          edits = Math.min(
+            edits,
+            editsWithin(q, token, q.length, max),
+            editsWithin(q, token, q.length + 1, max),
+          );
+        }
+        if (edits <= max) {
+          hit = FUZZY + edits;
+        }
+      }
+    }
+    cache.set(t, hit);
+    return hit;
+  };
+
+  let used = new Uint8Array(16);
+  const scoreEntry = (e: number): number => {
+    const text = texts.keys[index.text[e] as number] as string;
+    const canonical = index.nameAt[e] === 0;
+    if (text === query) {
+      return exactScore(canonical);
+    }
+    const bonus = bonusOf(canonical, closeness(text.length));
+    if (text.startsWith(query)) {
+      return prefixScore(bonus);
+    }
+    // Match each query token to a distinct name token, taking the best available.
+    const from = index.tokenOffsets[e] as number;
+    const to = index.tokenOffsets[e + 1] as number;
+    if (used.length < to - from) {
+      used = new Uint8Array(2 * (to - from));
+    }
+    used.fill(0, 0, to - from);
+    let worst = EXACT;
+    let edits = 0;
+    let prefixes = 0;
+    for (let j = 0; j < qTokens.length; j++) {
+      let at = -1;
+      let best = Infinity;
+      for (let k = from; k < to; k++) {
+        if (used[k - from] === 1) {
+          continue;
+        }
+        const hit = hitOf(j, index.tokenIds[k] as number);
+        if (hit !== NONE && hit < best) {
+          best = hit;
+          at = k;
+        }
+      }
+      if (at < 0) {
+        return 0;
+      }
+      used[at - from] = 1;
+      const kind = best & ~7;
+      worst = Math.max(worst, kind);
+      prefixes += kind === PREFIX ? 1 : 0;
+      edits += best & 7;
+    }
+    return worst !== FUZZY
+      ? tokensScore(bonus, worst === PREFIX)
+      : fuzzyScore(bonus, edits, prefixes);
+  };
+
+  const heap = new SourceHeap();
+  const range = (
+    lists: PrefixLists,
+    [lo, hi]: [number, number],
+    best: (length: number) => number,
+  ): void => {
+    if (lo < hi) {
+      heap.push({ bound: best(1), lists, lo, hi, best });
+    }
+  };
+  const rangeCount = (q: string) => {
+    const [lo, hi] = prefixRange(vocabulary.keys, q);
+    return postingCount(vocabulary, lo, hi);
+  };
+  /** The query token whose exact-or-prefix matches are fewest, among `among`. */
+  const rarest = (among: number[]): number =>
+    among.reduce((a, b) =>
+      rangeCount(qTokens[b] as string) < rangeCount(qTokens[a] as string) ? b : a,
+    );
+
+  // Exact and prefix-of-the-name matches: names that start with the query.
+  range(texts, prefixRange(texts.keys, query), (length) =>
+    length <= ql ? 1 : prefixScore(bonusOf(true, closeness(length))),
+  );
+  // All tokens exact or prefix: entries holding the rarest query token are the only candidates.
+  const all = qTokens.map((_, j) => j);
+  const driver = qTokens[rarest(all)] as string;
+  range(vocabulary, prefixRange(vocabulary.keys, driver), (length) =>
+    tokensScore(bonusOf(true, closeness(length)), false),
+  );
+  // Typos: entries holding a match (exact, prefix or within the allowed edits) of one query
+  // token, searched only when the better tiers leave room in the page.
+  const fuzzyBest = (edits: number) => (length: number) =>
+    fuzzyScore(bonusOf(true, closeness(length)), edits, 0);
+  if (qTokens.some((t) => allowedEdits(t.length) > 0)) {
+    heap.push({
+      bound: fuzzyBest(0)(1),
+      lo: 0,
+      hi: 0,
+      best: fuzzyBest(0),
+      expand: () => {
+        // Every entry of the tier holds a match of each query token: read those of the token
+        // whose matches (exact, prefix or within its edits) have the fewest postings.
+        let chosen: { ranges: [number, number, number][]; cost: number } | undefined;
+        const byPrefixCount = all
+          .map((j) => ({ j, count: rangeCount(qTokens[j] as string) }))
+          .sort((x, y) => x.count - y.count);
+        for (const { j, count } of byPrefixCount) {
+          if (chosen && (count >= chosen.cost || chosen.cost <= FEW_CANDIDATES)) {
+            break;
+          }
+          const q = qTokens[j] as string;
+          const ranges: [number, number, number][] = [[...prefixRange(vocabulary.keys, q), 0]];
+          let cost = count;
+          const max = allowedEdits(q.length);
+          const bar = chosen?.cost ?? Infinity;
+          if (max > 0) {
+            // A walk stops as soon as this token cannot beat the one chosen.
+            fuzzyRanges(index.trie, q, max, j === lastToken, (lo, hi, edits) => {
+              ranges.push([lo, hi, edits]);
+              cost += postingCount(vocabulary, lo, hi);
+              return cost < bar;
+            });
+          }
+          if (cost < bar) {
+            chosen = { ranges, cost };
+          }
+        }
+        const sources: Source[] = [];
+        for (const [lo, hi, edits] of chosen?.ranges ?? []) {
+          if (lo < hi) {
+            const best = fuzzyBest(edits);
+            sources.push({ bound: best(1), lists: vocabulary, lo, hi, best });
+          }
+        }
+        return sources;
+      },
+    });
+  }
+
+  // Candidates best first, until no unseen entry can enter the page.
+  const bestOf = new Map<number, { score: number; entry: number }>();
+  const top: { concept: number; score: number }[] = [];
+  const seen = new Set<number>();
+  let tieReads = 0;
+  let reads = 0;
+  while (heap.items.length > 0) {
+    const source = heap.items[0] as Source;
+    if (top.length >= limit) {
+      const bound = rounded(source.bound);
+      const kth = rounded((top[limit - 1] as { score: number }).score);
+      // Nothing unread can score higher; an equal score may still win on the name, read on a
+      // little (candidates come in the order of that tie-break, so the first ones read win).
+      if (bound < kth || (bound === kth && ++tieReads > TIE_READS)) {
+        break;
+      }
+    }
+    if (source.expand) {
+      heap.pop();
+      for (const more of source.expand()) {
+        heap.push(more);
+      }
+      continue;
+    }
+    if (!source.cursor) {
+      source.cursor = new RangeCursor(source.lists as PrefixLists, source.lo, source.hi);
+      const head = source.cursor.peek();
+      if (head < 0) {
+        heap.pop();
+      } else {
+        source.bound = source.best(index.length[head] as number);
+        heap.settleTop();
+      }
+      continue;
+    }
+    const e = source.cursor.peek();
+    if (++reads > budget && (top.length > 0 || reads > 8 * budget)) {
+      break;
+    }
+    source.cursor.advance();
+    const next = source.cursor.peek();
+    if (next < 0) {
+      heap.pop();
+    } else {
+      source.bound = source.best(index.length[next] as number);
+      heap.settleTop();
+    }
+    if (seen.has(e)) {
+      continue;
+    }
+    seen.add(e);
+    const c = index.concept[e] as number;
+    const concept = concepts[c] as Concept;
+    if (classes && !classes.has(concept.class)) {
+      continue;
+    }
+    const score = scoreEntry(e);
+    const current = bestOf.get(c);
+    if (score <= 0 || (current && score <= current.score)) {
+      continue;
+    }
+    bestOf.set(c, { score, entry: e });
+    // Keep `top` the page's best concepts so far, best first.
+    const at = top.findIndex((t) => t.concept === c);
+    if (at >= 0) {
+      (top[at] as { score: number }).score = score;
+    } else if (top.length < limit || score > (top[top.length - 1] as { score: number }).score) {
+      top.push({ concept: c, score });
+    } else {
+      continue;
+    }
+    top.sort((a, b) => b.score - a.score);
+    if (top.length > limit) {
+      top.pop();
+    }
+  }
+
+  return [...bestOf]
+    .map(([c, { score, entry }]): ConceptSearchResult => {
+      const concept = concepts[c] as Concept;
+      const at = index.nameAt[entry] as number;
+      return {
+        conceptId: concept.id,
+        canonicalName: concept.canonicalName,
+        index: [...concept.aliases],
+        class: concept.class,
+        score: rounded(score),
+        matched: at === 0 ? concept.canonicalName : (concept.aliases[at - 1] as string),
+      };
+    })
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.canonicalName.length - b.canonicalName.length ||
+        a.canonicalName.localeCompare(b.canonicalName),
+    )
+    .slice(0, limit);
+}
