@@ -142,7 +142,9 @@ async function main() {
         `  queries answered at (p50, ms from the view's start): ${slowest.map(([part, at]) => `${part} ${at.toFixed(0)}`).join(', ')}`,
       );
       if (ALONE) {
-        console.log(`  each alone (p50 of ${ALONE_RUNS}): ${(await alone(db, filters)).join(', ')}`);
+        console.log(
+          `  each alone (p50 of ${ALONE_RUNS}): ${(await alone(db, filters)).join(', ')}`,
+        );
       }
     }
     console.log(
