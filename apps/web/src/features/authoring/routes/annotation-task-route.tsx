@@ -12,7 +12,6 @@ import { useNavigate, useParams } from 'react-router';
 import { JobToasts } from '../../../components/job-toasts.tsx';
 import { TaskHeader } from '../../../components/task-header.tsx';
 import { useToast, type Toast } from '../../../components/toast-context.ts';
-import { callRoute } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import {
@@ -66,6 +65,9 @@ export function Legend() {
     </Stack>
   );
 }
+
+/** The statuses a copy can still be saved over (a newer draft, an approved document). */
+const ANNOTATABLE: readonly AuthoringJob['status'][] = ['DOCUMENT_APPROVED', 'ANNOTATED_DRAFT'];
 
 interface Conflict {
   message: string;
@@ -122,27 +124,20 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
       toast.error(errorMessage(error));
       return;
     }
-    // Spec: nothing is lost on a conflict. Read the job as it is now to say what happened.
-    setConflict({ message: refusal.message, version: null });
-    callRoute('GET', '/internal/authoring/jobs/:id', { params: { id: job.key } }).then(
-      (current) => {
-        const holder = current.holder?.email ?? current.holder?.userId;
-        setConflict({
-          message: [
-            refusal.message,
-            holder ? `It is held by ${holder}.` : '',
-            `It is now ${current.jobType ?? current.status}.`,
-          ]
-            .filter(Boolean)
-            .join(' '),
-          version:
-            current.status === 'DOCUMENT_APPROVED' || current.status === 'ANNOTATED_DRAFT'
-              ? current.version
-              : null,
-        });
-      },
-      () => undefined,
-    );
+    // Spec: nothing is lost on a conflict. The answer carries the job as it is now: say what
+    // happened, and offer to keep this copy when the job can still be annotated by this user.
+    const { current, holder } = refusal;
+    const who = holder?.email ?? holder?.userId;
+    setConflict({
+      message: [
+        refusal.message,
+        who ? `It is held by ${who}.` : '',
+        current ? `It is now ${current.jobType ?? current.status}.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      version: current && !holder && ANNOTATABLE.includes(current.status) ? current.version : null,
+    });
   };
 
   const done = (message: string) => {
