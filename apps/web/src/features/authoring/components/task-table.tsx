@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { AuthoringJobSummary } from '@loopdesk/contracts/routes/authoring.ts';
 import { memo, useRef, type KeyboardEvent } from 'react';
 import { observeRect } from './observe-rect.ts';
+import { VirtualRows } from './virtual-rows.tsx';
 
 const ROW_PX = 48;
 const COLUMNS = '3fr 2fr 1.4fr';
@@ -133,31 +134,17 @@ export function TaskTable({
         {loaded && rows.length === 0 ? (
           <Typography sx={{ p: 2 }}>No documents to author.</Typography>
         ) : (
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = rows[item.index];
-              return row ? (
-                <div
-                  key={row.key}
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    width: '100%',
-                    transform: `translateY(${item.start}px)`,
-                  }}
-                >
-                  <TaskRow
-                    row={row}
-                    index={item.index}
-                    opening={loading === row.key}
-                    busy={loading !== null}
-                    onOpen={onOpen}
-                  />
-                </div>
-              ) : null;
-            })}
-          </div>
+          <VirtualRows virtualizer={virtualizer} items={rows} keyOf={(row) => row.key}>
+            {(row, index) => (
+              <TaskRow
+                row={row}
+                index={index}
+                opening={loading === row.key}
+                busy={loading !== null}
+                onOpen={onOpen}
+              />
+            )}
+          </VirtualRows>
         )}
       </Box>
     </Paper>
