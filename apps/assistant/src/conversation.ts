@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { JobView, OutboxEvent } from '@loopdesk/contracts/integration.ts';
 import type { IntegrationClient } from './client.ts';
-import type { Memory, PatientScript, Phase } from './patients.ts';
+import type { Phase } from './patient-rotation.ts';
+import type { Memory, PatientScript } from './patient-script.ts';
 import type { FinishedIntake } from './summaries.ts';
 import {
   emrReference,

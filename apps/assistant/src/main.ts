@@ -4,9 +4,9 @@ import {
   demoRotation,
   firstPhase,
   nextPatient,
-  PATIENTS,
   type OpenConversation,
-} from './patients.ts';
+} from './patient-rotation.ts';
+import { PATIENTS } from './patients.ts';
 import { ConversationInbox, registerDirectory } from './handover.ts';
 import { followRequests } from './requests.ts';
 import { receiveClinicalNote, sendSummary } from './summaries.ts';

@@ -3,10 +3,10 @@ import {
   demoRotation,
   firstPhase,
   nextPatient,
-  PATIENTS,
   type OpenConversation,
-  type PatientScript,
-} from './patients.ts';
+} from './patient-rotation.ts';
+import type { PatientScript } from './patient-script.ts';
+import { PATIENTS } from './patients.ts';
 
 /** The parts of a job's data these checks read (spec 1 §3 job event data). */
 interface JobData {

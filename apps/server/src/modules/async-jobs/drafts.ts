@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/database.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { findPipeline } from './pipelines.ts';
 import { createAsyncTasksRepository, type TaskRow } from './repository.ts';
-import { toTask } from './service.ts';
+import { toTask } from './task-view.ts';
 
 type Origin = { ip: string | null; userAgent: string | null; requestId: string | null };
 

@@ -1,18 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
-import type { RequestUser } from '../../platform/auth/guard.ts';
-import { unauthorized } from '../../platform/errors.ts';
+import { signedInUser } from '../../platform/auth/guard.ts';
 import type { KnowledgeRevisions } from '../knowledge/revisions.ts';
 import type { DraftService } from './drafts.ts';
 import type { AsyncJobsService } from './service.ts';
-
-const userOf = (request: FastifyRequest): RequestUser => {
-  if (!request.user) {
-    throw unauthorized('Sign in first.');
-  }
-  return request.user;
-};
 
 /** `/internal/async-jobs`: pipelines, stats, add, pop, read, submit and discard (spec 3 §7). */
 export function registerAsyncJobsRoutes(
@@ -31,7 +22,7 @@ export function registerAsyncJobsRoutes(
     const task = await service.addTask(
       request.params.pipelineId,
       request.body,
-      userOf(request),
+      signedInUser(request),
       requestOrigin(request),
     );
     return reply.status(201).send(task);
@@ -39,7 +30,7 @@ export function registerAsyncJobsRoutes(
 
   api.route('GET /internal/async-jobs/pipelines/:pipelineId/steps/:step/_pop', async (request) => {
     const { pipelineId, step } = request.params;
-    return service.pop(pipelineId, step, userOf(request));
+    return service.pop(pipelineId, step, signedInUser(request));
   });
 
   api.route(
@@ -50,7 +41,7 @@ export function registerAsyncJobsRoutes(
   api.route(
     'POST /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId',
     async (request) =>
-      service.submit(request.params, request.body, userOf(request), requestOrigin(request)),
+      service.submit(request.params, request.body, signedInUser(request), requestOrigin(request)),
   );
 
   api.route(
@@ -59,7 +50,7 @@ export function registerAsyncJobsRoutes(
       service.discard(
         request.params,
         request.query.reason,
-        userOf(request),
+        signedInUser(request),
         requestOrigin(request),
       ),
   );
@@ -67,17 +58,23 @@ export function registerAsyncJobsRoutes(
   api.route('GET /internal/async-jobs/knowledge/revisions', async () => revisions.list());
 
   api.route('GET /internal/async-jobs/tasks/mine', async (request) => ({
-    items: await drafts.mine(userOf(request), requestOrigin(request)),
+    items: await drafts.mine(signedInUser(request), requestOrigin(request)),
   }));
 
   api.route(
     'PUT /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId/draft',
     async (request) =>
-      drafts.saveDraft(request.params, request.body.draft, userOf(request), requestOrigin(request)),
+      drafts.saveDraft(
+        request.params,
+        request.body.draft,
+        signedInUser(request),
+        requestOrigin(request),
+      ),
   );
 
   api.route(
     'POST /internal/async-jobs/pipelines/:pipelineId/steps/:step/tasks/:taskId/_release',
-    async (request) => drafts.release(request.params, userOf(request), requestOrigin(request)),
+    async (request) =>
+      drafts.release(request.params, signedInUser(request), requestOrigin(request)),
   );
 }

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   DISCARD_NOTE_REQUIRED,
   JOB_QUEUE_EMPTY,
@@ -8,22 +7,22 @@ import {
   type AddTaskBody,
   type AsyncTask,
   type AsyncTaskState,
-  type AsyncTaskType,
   type ChangeLogEntry,
   type Pipeline,
   type PipelineStep,
   type PipelineWithStats,
-  type SubmissionKind,
   type TaskParams,
 } from '@loopdesk/contracts/async-jobs.ts';
 import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { recordAudit } from '../../platform/audit.ts';
-import { badRequest, conflict, forbidden, notFound, type AppError } from '../../platform/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { createAsyncTasksRepository, type TaskRow } from './repository.ts';
 import { applySubmission, resultShortfall } from './submissions.ts';
 import { PIPELINES, findPipeline, nextStep } from './pipelines.ts';
+import { invalid } from './submission-shapes.ts';
+import { toTask } from './task-view.ts';
 
 export type { TaskRow } from './repository.ts';
 type Origin = { ip: string | null; userAgent: string | null; requestId: string | null };
@@ -41,90 +40,6 @@ export interface NewTask {
   metadata?: Record<string, unknown>;
   createdBy?: { id: string | null; email: string | null };
   createdOn?: Date;
-}
-
-const iso = (value: Date | string) => new Date(value).toISOString();
-
-/** The row as spec 3 §3 Task; the lease shows only while it runs. */
-export function toTask(row: TaskRow, now = new Date()): AsyncTask {
-  const leased =
-    row.lock_holder !== null &&
-    row.lock_expires_at !== null &&
-    new Date(row.lock_expires_at) > now &&
-    row.completed_at === null;
-  const type = row.job_type.replace(/^hitl\.jobs\.async\./, '') as AsyncTaskType;
-  return {
-    id: row.id,
-    type,
-    jobType: row.job_type,
-    jobClass: row.job_class,
-    state: row.state as AsyncTaskState,
-    version: row.version,
-    changeLog: row.change_log as ChangeLogEntry[],
-    metadata: row.metadata,
-    createdOn: iso(row.created_on),
-    lock: { pipeline: row.pipeline_id, step: row.step },
-    lease:
-      leased && row.lock_holder && row.lock_expires_at
-        ? { holder: row.lock_holder, expiresAt: iso(row.lock_expires_at) }
-        : null,
-    data: row.data,
-    annotations: {
-      entities: Array.isArray(row.annotations.entities) ? row.annotations.entities : [],
-    },
-    condition: row.condition,
-    locations: row.locations,
-    completedOn: row.completed_at ? iso(row.completed_at) : null,
-    discardedNote: row.discarded_note,
-    draft: row.draft ?? null,
-  };
-}
-
-/** What each step's `data` is (docs/async-pipelines.md), for the message of a body of the wrong shape. */
-export const SUBMISSION_SHAPES: Record<SubmissionKind, string> = {
-  rephrase: '{ rephrases: [string] }',
-  'rephrase.approval': '{ rephrases_removed: [string], rephrases: [string], intents: [string] }',
-  annotation: '{ annotations: { entities: [entity] } }',
-  'annotation.approval':
-    '{ approved: { entities }, added: { entities }, modified: { entities }, deleted: { entities } }',
-  normalisation: '{ normalised: { entities: [{ id, conceptId, conceptName, state }] } }',
-  'normalisation.approval': '{ normalised: { entities: [{ id, conceptId, conceptName, state }] } }',
-  observations: '{ observations: [{ observation, observationCUI, observationClass }] }',
-  relationships: '{ removedObservations: [id], observations: [observation relationship] }',
-  'relationships.approval':
-    '{ removedObservations: [id], observations: [observation relationship] }',
-  complications: '{ complications: [{ complication, complicationCUI }] }',
-  'complications.approval':
-    '{ complications_removed: [id], complications_restored: [id], complications: [{ complication, complicationCUI }] }',
-  questions: '{ questions: [{ text }] }',
-  'questions.approval':
-    '{ questions_removed: [id], questions_restored: [id], questions: [{ text }] }',
-  location: '{ locations: { pathologicalProcesses, bodySystems, anatomicalLocations } }',
-  differential: '{ differential: [{ name, code, rank }] }',
-  'conversation.annotation':
-    '{ decodedObservations: [{ conceptId, name }], extendedObservations: [{ conceptId, name }] }',
-  medications: '{ medications_removed: [id], medications: [{ text }] }',
-  symptoms: '{ symptoms_removed: [id], symptoms: [{ text }] }',
-};
-
-/**
- * Maps zod issues of a body part to the error details (`body.data.questions.0.text`). One issue
- * with a message of the screens ('Please enter complication.') is that message; otherwise the
- * message names each path and, for a submission, the shape its step takes.
- */
-function invalid(prefix: string, error: z.ZodError, kind?: SubmissionKind): AppError {
-  const details = error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
-  const first = details[0];
-  // The screens' messages are sentences; zod's own ('Invalid input: expected array…') are not.
-  if (details.length === 1 && first?.message.endsWith('.')) {
-    return badRequest(first.message, details);
-  }
-  const problems = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  const shape = kind ? ` A ${kind} submission is ${SUBMISSION_SHAPES[kind]}.` : '';
-  return badRequest(`Invalid ${prefix}: ${problems}.${shape}`, details);
 }
 
 /** The asynchronous pipelines: definitions, stats, add, pop, read, submit and discard. */

@@ -1,18 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { DocumentUploadFields } from '@loopdesk/contracts/data-preparation.ts';
 import type { ApiRouter, ApiV1Registrar } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
-import { badRequest, unauthorized } from '../../platform/errors.ts';
+import { signedInUser } from '../../platform/auth/guard.ts';
+import { badRequest } from '../../platform/errors.ts';
 import type { ReviewService } from './review.ts';
 import type { Actor, DataPreparationService } from './service.ts';
 import { multipartValidator, readUpload } from './uploads.ts';
-
-const actorOf = (request: FastifyRequest): Actor => {
-  if (!request.user) {
-    throw unauthorized('Sign in first.');
-  }
-  return request.user;
-};
 
 /** The `/internal/data-preparation` routes of spec 2 §7, with 'Get next job' and the upload. */
 export function registerDataPreparationRoutes(
@@ -31,28 +24,40 @@ export function registerDataPreparationRoutes(
   }));
 
   api.route('GET /internal/data-preparation/metadata/summary', async (request) => ({
-    items: await service.summary(request.query.status, actorOf(request), requestOrigin(request)),
+    items: await service.summary(
+      request.query.status,
+      signedInUser(request),
+      requestOrigin(request),
+    ),
   }));
 
   api.route('GET /internal/data-preparation/metadata/_next', async (request) =>
-    service.next(actorOf(request), requestOrigin(request), leaseMs),
+    service.next(signedInUser(request), requestOrigin(request), leaseMs),
   );
 
   api.route('GET /internal/data-preparation/metadata/:id', async (request) =>
-    service.get(request.params.id, actorOf(request), requestOrigin(request)),
+    service.get(request.params.id, signedInUser(request), requestOrigin(request)),
   );
 
   api.route('POST /internal/data-preparation/metadata', async (request) =>
-    review.save(request.body, actorOf(request), requestOrigin(request)),
+    review.save(request.body, signedInUser(request), requestOrigin(request)),
   );
 
   api.route('GET /internal/data-preparation/document/text/:id', async (request, reply) => {
-    const text = await service.text(request.params.id, actorOf(request), requestOrigin(request));
+    const text = await service.text(
+      request.params.id,
+      signedInUser(request),
+      requestOrigin(request),
+    );
     return reply.type('text/plain; charset=utf-8').send(text);
   });
 
   api.route('GET /internal/data-preparation/document/pdf/:id', async (request, reply) => {
-    const bytes = await service.pdf(request.params.id, actorOf(request), requestOrigin(request));
+    const bytes = await service.pdf(
+      request.params.id,
+      signedInUser(request),
+      requestOrigin(request),
+    );
     return reply
       .type('application/pdf')
       .header('content-disposition', 'inline')
@@ -63,14 +68,14 @@ export function registerDataPreparationRoutes(
     const reference = await review.storePrepared(
       request.params.name,
       request.body,
-      actorOf(request),
+      signedInUser(request),
       requestOrigin(request),
     );
     return reply.status(201).send(reference);
   });
 
   api.route('GET /internal/data-preparation/reference/:id', async (request) =>
-    service.reference(request.params.id, actorOf(request), requestOrigin(request)),
+    service.reference(request.params.id, signedInUser(request), requestOrigin(request)),
   );
 
   api.route('GET /internal/data-preparation/query/:view', (request) => ({
@@ -81,7 +86,7 @@ export function registerDataPreparationRoutes(
     'POST /internal/data-preparation/documents',
     { validatorCompiler: multipartValidator },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = signedInUser(request);
       const upload = await service.audited(
         'document.registered',
         actor,

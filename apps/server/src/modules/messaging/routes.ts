@@ -1,16 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { requestOrigin } from '../../platform/audit.ts';
-import { unauthorized } from '../../platform/errors.ts';
+import { signedInUser } from '../../platform/auth/guard.ts';
 import type { NotificationsService } from './notifications.ts';
-import type { Staff, ThreadsService } from './threads.ts';
-
-const staffOf = (request: FastifyRequest): Staff => {
-  if (!request.user) {
-    throw unauthorized('Sign in first.');
-  }
-  return request.user;
-};
+import type { ThreadsService } from './threads.ts';
 
 /** Direct messaging and push for staff (spec 3 §7 "Direct messaging", "Push"). */
 export function registerMessagingRoutes(
@@ -24,7 +16,7 @@ export function registerMessagingRoutes(
     'GET /internal/messaging/groups',
     docs('The open threads, with their latest message and unread counts'),
     async (request) => ({
-      items: await threads.openThreads(staffOf(request), requestOrigin(request)),
+      items: await threads.openThreads(signedInUser(request), requestOrigin(request)),
     }),
   );
 
@@ -32,7 +24,11 @@ export function registerMessagingRoutes(
     'POST /internal/messaging/groups/_upsert',
     docs('Start a thread for a customer by email (409 while one is open)'),
     async (request, reply) => {
-      const started = await threads.start(request.body, staffOf(request), requestOrigin(request));
+      const started = await threads.start(
+        request.body,
+        signedInUser(request),
+        requestOrigin(request),
+      );
       return reply.status(201).send(started);
     },
   );
@@ -41,7 +37,11 @@ export function registerMessagingRoutes(
     'GET /internal/messaging/groups/:id/messages',
     docs("A thread's messages, oldest first"),
     async (request) => ({
-      items: await threads.messages(request.params.id, staffOf(request), requestOrigin(request)),
+      items: await threads.messages(
+        request.params.id,
+        signedInUser(request),
+        requestOrigin(request),
+      ),
     }),
   );
 
@@ -49,7 +49,7 @@ export function registerMessagingRoutes(
     'PATCH /internal/messaging/groups/:id/messages/_mark_as_read',
     docs("Mark the customer's messages read"),
     async (request) =>
-      threads.markRead(request.params.id, staffOf(request), requestOrigin(request)),
+      threads.markRead(request.params.id, signedInUser(request), requestOrigin(request)),
   );
 
   api.route(
@@ -60,7 +60,7 @@ export function registerMessagingRoutes(
       const message = await threads.send(
         id,
         request.body,
-        staffOf(request),
+        signedInUser(request),
         requestOrigin(request),
       );
       return reply
@@ -76,7 +76,8 @@ export function registerMessagingRoutes(
   api.route(
     'DELETE /internal/messaging/groups/:id',
     docs('Archive a thread: it leaves the open list'),
-    async (request) => threads.archive(request.params.id, staffOf(request), requestOrigin(request)),
+    async (request) =>
+      threads.archive(request.params.id, signedInUser(request), requestOrigin(request)),
   );
 
   api.route(
@@ -85,7 +86,7 @@ export function registerMessagingRoutes(
     async (request, reply) => {
       const queued = await notifications.broadcast(
         request.body,
-        staffOf(request),
+        signedInUser(request),
         requestOrigin(request),
       );
       return reply.status(202).send(queued);
@@ -99,7 +100,7 @@ export function registerMessagingRoutes(
       const queued = await notifications.test(
         request.params.id,
         request.body,
-        staffOf(request),
+        signedInUser(request),
         requestOrigin(request),
       );
       return reply.status(202).send(queued);

@@ -19,6 +19,14 @@ declare module 'fastify' {
   }
 }
 
+/** The signed-in user of a request that passed the guard; a 401 when there is none. */
+export function signedInUser(request: FastifyRequest): RequestUser {
+  if (!request.user) {
+    throw unauthorized('Sign in first.');
+  }
+  return request.user;
+}
+
 /** The 401 of an access token signed before an admin changed its user's roles. */
 export const ROLES_CHANGED_MESSAGE =
   'Your roles changed since this access token was issued: refresh it and try again.';

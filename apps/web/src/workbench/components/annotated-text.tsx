@@ -1,68 +1,22 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { AnnotationEntity } from '@loopdesk/contracts/workbench-payloads.ts';
-import {
-  categoryColours,
-  CATEGORY_COLOUR_COUNT,
-  COLOUR_ONLY_KEY,
-  innermostEntity,
-} from '@loopdesk/workbench/colours.ts';
+import { categoryColours, COLOUR_ONLY_KEY, innermostEntity } from '@loopdesk/workbench/colours.ts';
 import { isCaretKey, moveCaret, renderSegments } from '@loopdesk/workbench/selection.ts';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useHighlightView } from '../utils/highlight-view.ts';
 import {
   domPointOf,
-  LABEL_ATTRIBUTE,
   readMessageSelection,
   segmentKeys,
   segmentLookup,
   selectionEnds,
-  TEXT_ATTRIBUTE,
   type MessageSelection,
   type SegmentMap,
 } from './message-dom.ts';
 
-/**
- * The category colours (the colour key 0, spec 1 §9): light tones that read on the dark theme,
- * with black label text. Index = the category's colour from `categoryColours`.
- */
-export const CATEGORY_COLOURS: readonly string[] = [
-  '#90caf9',
-  '#a5d6a7',
-  '#ffcc80',
-  '#ce93d8',
-  '#80deea',
-  '#f48fb1',
-  '#fff59d',
-  '#bcaaa4',
-];
-if (CATEGORY_COLOURS.length !== CATEGORY_COLOUR_COUNT) {
-  throw new Error('CATEGORY_COLOURS must hold CATEGORY_COLOUR_COUNT colours');
-}
-
-/** `#rrggbb` at an opacity, as rgba(). */
-function withAlpha(hex: string, alpha: number): string {
-  const n = Number.parseInt(hex.slice(1), 16);
-  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
-}
-
-/** Style rules of the category colours: one per colour, switched on by the root's attribute. */
-const CATEGORY_COLOUR_RULES = Object.fromEntries(
-  CATEGORY_COLOURS.flatMap((colour, index) => [
-    [
-      `&[data-colours="category"] mark[data-colour="${index}"]`,
-      { backgroundColor: withAlpha(colour, 0.22), borderColor: colour },
-    ],
-    [
-      `&[data-colours="category"] mark[data-colour="${index}"][data-deep]`,
-      { backgroundColor: withAlpha(colour, 0.4) },
-    ],
-    [
-      `&[data-colours="category"] .annotation-chip[data-colour="${index}"]`,
-      { backgroundColor: colour, color: 'rgba(0, 0, 0, 0.87)' },
-    ],
-  ]),
-);
+import { Chip, CHIP_BUTTONS, chipKeyOf, TextPiece } from './annotation-pieces.tsx';
+import { CATEGORY_COLOUR_RULES, CATEGORY_COLOURS } from './category-colours.ts';
 
 /** Shown while the labels are hidden (the colour key backtick). */
 export const LABELS_HIDDEN_TEXT = `Labels hidden: press ${COLOUR_ONLY_KEY} to show them.`;
@@ -108,81 +62,9 @@ const SELECTION_KEYS = new Set([
   'PageDown',
 ]);
 
-/** A piece of message text, highlighted when annotations cover it (a stronger colour for nested). */
-const TextPiece = memo(function TextPiece({
-  start,
-  text,
-  depth,
-  colour,
-}: {
-  start: string;
-  text: string;
-  depth: number;
-  /** The category colour of the innermost annotation covering it. */
-  colour: number | undefined;
-}) {
-  const attributes = { [TEXT_ATTRIBUTE]: start };
-  if (depth === 0) {
-    return <span {...attributes}>{text}</span>;
-  }
-  return (
-    <mark
-      {...attributes}
-      {...(depth > 1 ? { 'data-deep': '' } : {})}
-      {...(colour === undefined ? {} : { 'data-colour': colour })}
-    >
-      {text}
-    </mark>
-  );
-});
-
 /** Default labels: the category code itself (the federated panels pass readable names). */
 const categoryOf = (entity: AnnotationEntity): string => entity.category;
 const sameName = (category: string): string => category;
-
-/** The delete buttons of the highlights, in message order. */
-const CHIP_BUTTONS = '.annotation-chip button';
-/** Which highlight a delete button belongs to (its chip's key: span and category). */
-const chipKeyOf = (button: Element): string =>
-  button.closest('.annotation-chip')?.getAttribute(LABEL_ATTRIBUTE) ?? '';
-
-/** The label after a highlight, and its delete button. Never part of the message text. */
-const Chip = memo(function Chip({
-  labelKey,
-  label,
-  entity,
-  colour,
-  onDelete,
-}: {
-  labelKey: string;
-  label: string;
-  entity: AnnotationEntity | undefined;
-  colour: number | undefined;
-  onDelete: ((entity: AnnotationEntity) => void) | undefined;
-}) {
-  return (
-    <span
-      className="annotation-chip"
-      contentEditable={false}
-      {...{ [LABEL_ATTRIBUTE]: labelKey }}
-      {...(colour === undefined ? {} : { 'data-colour': colour })}
-    >
-      {label}
-      {onDelete && entity ? (
-        <button
-          type="button"
-          aria-label={`Delete ${label}: ${entity.extract}`}
-          onClick={() => onDelete(entity)}
-          onMouseUp={(event) => event.stopPropagation()}
-        >
-          <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
-            <path d="M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z" />
-          </svg>
-        </button>
-      ) : null}
-    </span>
-  );
-});
 
 /** Where the keyboard caret is drawn, relative to the message box. */
 interface CaretBox {

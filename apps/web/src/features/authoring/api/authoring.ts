@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type RefObject } from 'react';
 import { NLP_CONTENT_TYPE } from '@loopdesk/contracts/intelligence.ts';
-import type {
-  AuthoringJob,
-  AnnotationSetInput,
-  ReviewAnnotationsBody,
+import {
+  AuthoringConflict,
+  type AuthoringHolder,
+  type AuthoringJob,
+  type AnnotationSetInput,
+  type ReviewAnnotationsBody,
 } from '@loopdesk/contracts/routes/authoring.ts';
 import { callRoute } from '../../../lib/api-client.ts';
 import { HttpError } from '../../../lib/http-error.ts';
@@ -78,10 +80,23 @@ export function useReview(id: string) {
   });
 }
 
+/** A refused save: what the server said, and the job as it is now when the answer carried it. */
+export interface Refusal {
+  message: string;
+  current: AuthoringJob | null;
+  holder: AuthoringHolder | null;
+}
+
 /** A 409 (someone saved or holds the job since it was opened): what the server said. */
-export function conflictOf(error: unknown): { message: string } | null {
+export function conflictOf(error: unknown): Refusal | null {
   if (error instanceof HttpError && error.status === 409) {
-    return { message: error.body?.message ?? error.message };
+    const body = error.bodyAs(AuthoringConflict);
+    return {
+      message: body?.message ?? error.body?.message ?? error.message,
+      current: body?.current ?? null,
+      // Only a hold conflict names a holder: `current.holder` may be the user themselves.
+      holder: body?.holder ?? null,
+    };
   }
   return null;
 }

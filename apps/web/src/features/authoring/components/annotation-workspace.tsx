@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import { isCaretKey, moveCaret } from '@loopdesk/workbench/selection.ts';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ShortcutsDialog } from '../../../components/shortcuts-dialog.tsx';
 import { useToast } from '../../../components/toast-context.ts';
 import { HotkeyMenu, type MenuAnchor } from '../../../workbench/components/hotkey-menu.tsx';
 import {
@@ -21,7 +22,7 @@ import { splitBlocks } from '../model/blocks.ts';
 import { DocumentText, type DocumentTextHandle, type TextCursor } from './document-text.tsx';
 import { EntityEditor } from './entity-editor.tsx';
 import { EntityTable } from './entity-table.tsx';
-import { DocumentShortcutsDialog } from './shortcuts.tsx';
+import { DOCUMENT_SHORTCUTS } from './shortcuts.ts';
 
 const MENU_ENTRIES = CATEGORIES.map((label) => ({ label }));
 
@@ -322,8 +323,9 @@ export function AnnotationWorkspace({
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       />
-      <DocumentShortcutsDialog
+      <ShortcutsDialog
         open={help}
+        shortcuts={DOCUMENT_SHORTCUTS}
         onClose={() => {
           setHelp(false);
           view.current?.focus();

@@ -4,6 +4,7 @@ import InputBase from '@mui/material/InputBase';
 import Typography from '@mui/material/Typography';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { observeRect } from './observe-rect.ts';
+import { VirtualRows } from './virtual-rows.tsx';
 import type { RelationshipRow } from '@loopdesk/contracts/data-preparation.ts';
 import { memo, useRef } from 'react';
 
@@ -154,32 +155,18 @@ export function EntityTable({
             No annotated entities yet.
           </Typography>
         ) : (
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = rows[item.index];
-              return row ? (
-                <div
-                  key={row.id}
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    width: '100%',
-                    transform: `translateY(${item.start}px)`,
-                  }}
-                >
-                  <TableRow
-                    row={row}
-                    index={item.index}
-                    onWeight={onWeight}
-                    onDelete={onDelete}
-                    onOpen={onOpen}
-                    readOnly={readOnly}
-                  />
-                </div>
-              ) : null;
-            })}
-          </div>
+          <VirtualRows virtualizer={virtualizer} items={rows} keyOf={(row) => row.id}>
+            {(row, index) => (
+              <TableRow
+                row={row}
+                index={index}
+                onWeight={onWeight}
+                onDelete={onDelete}
+                onOpen={onOpen}
+                readOnly={readOnly}
+              />
+            )}
+          </VirtualRows>
         )}
       </Box>
     </Box>

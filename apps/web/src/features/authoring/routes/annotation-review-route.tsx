@@ -1,7 +1,4 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import InputBase from '@mui/material/InputBase';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -16,22 +13,17 @@ import type {
   ReviewDecision,
 } from '@loopdesk/contracts/routes/authoring.ts';
 import type { RelationshipRow } from '@loopdesk/contracts/data-preparation.ts';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { JobToasts } from '../../../components/job-toasts.tsx';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { TaskHeader } from '../../../components/task-header.tsx';
 import { useToast, type Toast } from '../../../components/toast-context.ts';
-import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
-import {
-  conflictOf,
-  useReleaseOnLeave,
-  useReview,
-  useTakenJob,
-  type AuthoringJob,
-} from '../api/authoring.ts';
+import { TakenJob } from '../components/taken-job.tsx';
+import { useReleaseOnLeave, useReview, type AuthoringJob } from '../api/authoring.ts';
 import { DocumentText, type DocumentTextHandle } from '../components/document-text.tsx';
 import { EntityEditor } from '../components/entity-editor.tsx';
+import { ConflictAlert, SaveBar } from '../components/save-bar.tsx';
+import { useSaveFailure } from '../hooks/use-save-failure.ts';
 import { stateFromSet, type EntityData, type ScreenEntity } from '../model/annotations.ts';
 import { splitBlocks } from '../model/blocks.ts';
 import { Legend } from './annotation-task-route.tsx';
@@ -237,7 +229,7 @@ function Review({ job, notify }: { job: AuthoringJob; notify: Toast }) {
   const [comment, setComment] = useState('');
   const [editing, setEditing] = useState<{ id: string; anchor: HTMLElement | null } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<string | null>(null);
+  const { conflict, onFailure } = useSaveFailure('none');
   const view = useRef<DocumentTextHandle>(null);
   const list = useRef<HTMLUListElement>(null);
 
@@ -278,16 +270,7 @@ function Review({ job, notify }: { job: AuthoringJob; notify: Toast }) {
           );
           void navigate(PATHS['authoring-tasks']);
         },
-        onError: (error) => {
-          const refusal = conflictOf(error);
-          if (refusal) {
-            setConflict(
-              `${refusal.message} Your decisions are still on this screen; nothing was saved.`,
-            );
-          } else {
-            toast.error(errorMessage(error));
-          }
-        },
+        onError: onFailure,
       },
     );
   };
@@ -311,7 +294,7 @@ function Review({ job, notify }: { job: AuthoringJob; notify: Toast }) {
           .join(' · ')}
         instruction="Accept, change or reject each entity and relationship, then approve the document or return it with a comment."
       />
-      {conflict ? <Alert severity="error">{conflict}</Alert> : null}
+      {conflict ? <ConflictAlert conflict={conflict} what="decisions" /> : null}
       <Legend />
       <Box sx={{ display: 'grid', gridTemplateColumns: { md: '3fr 2fr' }, gap: 2 }}>
         <DocumentText
@@ -359,14 +342,13 @@ function Review({ job, notify }: { job: AuthoringJob; notify: Toast }) {
         onChange={(event) => setComment(event.target.value)}
         helperText="Required to return the document; kept with the review."
       />
-      <Stack direction="row" spacing={1}>
-        <Button variant="outlined" disabled={review.isPending} onClick={() => send('return')}>
-          RETURN TO ANNOTATOR
-        </Button>
-        <Button variant="contained" disabled={review.isPending} onClick={() => send('approve')}>
-          APPROVE
-        </Button>
-      </Stack>
+      <SaveBar
+        busy={review.isPending}
+        actions={[
+          { label: 'RETURN TO ANNOTATOR', onClick: () => send('return') },
+          { label: 'APPROVE', onClick: () => send('approve'), primary: true },
+        ]}
+      />
       {edited ? (
         <EntityEditor
           key={edited.data.id}
@@ -398,22 +380,5 @@ function Review({ job, notify }: { job: AuthoringJob; notify: Toast }) {
 /** /jobs/authoring-tasks/:id/review: a submitted document's review (issue 13 item 5). */
 export function AnnotationReviewRoute() {
   usePageTitle('Annotation Review');
-  const { id = '' } = useParams();
-  const navigate = useNavigate();
-  const toast = useToast();
-  const job = useTakenJob(id);
-  useEffect(() => {
-    if (job.isError) {
-      toast.error(errorMessage(job.error));
-      void navigate(PATHS['authoring-tasks']);
-    }
-  }, [job.isError, job.error, toast, navigate]);
-  if (!job.data) {
-    return <CircularProgress aria-label="Loading the job" sx={{ m: 2 }} />;
-  }
-  return (
-    <JobToasts job={job.data.key}>
-      <Review key={job.data.key} job={job.data} notify={toast} />
-    </JobToasts>
-  );
+  return <TakenJob Screen={Review} />;
 }

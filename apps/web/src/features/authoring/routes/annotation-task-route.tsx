@@ -1,30 +1,27 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import { PATHS } from '@loopdesk/contracts/portal-routes.ts';
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { JobToasts } from '../../../components/job-toasts.tsx';
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { TaskHeader } from '../../../components/task-header.tsx';
 import { useToast, type Toast } from '../../../components/toast-context.ts';
-import { callRoute } from '../../../lib/api-client.ts';
-import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
+import { TakenJob } from '../components/taken-job.tsx';
 import {
-  conflictOf,
   recogniseEntities,
   useReleaseOnLeave,
   useSaveDraft,
   useSubmitAnnotations,
-  useTakenJob,
   type AuthoringJob,
 } from '../api/authoring.ts';
 import { AnnotationWorkspace } from '../components/annotation-workspace.tsx';
+import { ConflictAlert, SaveBar } from '../components/save-bar.tsx';
+import { useSaveFailure } from '../hooks/use-save-failure.ts';
 import {
   CHIP_COLOURS,
   CHIP_TEXT,
@@ -67,12 +64,6 @@ export function Legend() {
   );
 }
 
-interface Conflict {
-  message: string;
-  /** The version the document has now, when it could be read. */
-  version: number | null;
-}
-
 function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
   const navigate = useNavigate();
   const toast = useToast();
@@ -82,7 +73,7 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
   );
   const [recognising, setRecognising] = useState(false);
   const [version, setVersion] = useState(job.version);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const { conflict, onFailure, clear } = useSaveFailure('annotation');
   const draft = useSaveDraft(job.key);
   const submit = useSubmitAnnotations(job.key);
   const finished = useRef(false);
@@ -113,35 +104,6 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
         setAutomatic(false);
         toast.error(MESSAGES.recognitionFailed);
       },
-    );
-  };
-
-  const onFailure = (error: unknown) => {
-    const refusal = conflictOf(error);
-    if (!refusal) {
-      toast.error(errorMessage(error));
-      return;
-    }
-    // Spec: nothing is lost on a conflict. Read the job as it is now to say what happened.
-    setConflict({ message: refusal.message, version: null });
-    callRoute('GET', '/internal/authoring/jobs/:id', { params: { id: job.key } }).then(
-      (current) => {
-        const holder = current.holder?.email ?? current.holder?.userId;
-        setConflict({
-          message: [
-            refusal.message,
-            holder ? `It is held by ${holder}.` : '',
-            `It is now ${current.jobType ?? current.status}.`,
-          ]
-            .filter(Boolean)
-            .join(' '),
-          version:
-            current.status === 'DOCUMENT_APPROVED' || current.status === 'ANNOTATED_DRAFT'
-              ? current.version
-              : null,
-        });
-      },
-      () => undefined,
     );
   };
 
@@ -183,24 +145,20 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
             instruction="Mark the medical entities in the text, link each to its concept, then submit the document for review."
           />
         </Box>
-        <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
-          <Button
-            variant="outlined"
-            disabled={busy}
-            onClick={() => {
-              setValue(reset());
-              setAutomatic(false);
-            }}
-          >
-            RESET ANNOTATIONS
-          </Button>
-          <Button variant="outlined" disabled={busy} onClick={saveDraft}>
-            SAVE AS DRAFT
-          </Button>
-          <Button variant="contained" disabled={busy} onClick={submitDocument}>
-            SUBMIT DOCUMENT
-          </Button>
-        </Stack>
+        <SaveBar
+          busy={busy}
+          actions={[
+            {
+              label: 'RESET ANNOTATIONS',
+              onClick: () => {
+                setValue(reset());
+                setAutomatic(false);
+              },
+            },
+            { label: 'SAVE AS DRAFT', onClick: saveDraft },
+            { label: 'SUBMIT DOCUMENT', onClick: submitDocument, primary: true },
+          ]}
+        />
       </Stack>
       {returned ? (
         <Alert severity="warning">
@@ -208,30 +166,14 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
         </Alert>
       ) : null}
       {conflict ? (
-        <Alert
-          severity="error"
-          role="alert"
-          action={
-            conflict.version !== null ? (
-              <Button
-                color="inherit"
-                size="small"
-                onClick={() => {
-                  setVersion(conflict.version ?? version);
-                  setConflict(null);
-                }}
-              >
-                Keep mine
-              </Button>
-            ) : undefined
-          }
-        >
-          {`${conflict.message} Your annotations are still on this screen; nothing was saved.${
-            conflict.version !== null
-              ? ' Keep mine to save them over the newer version with your next save.'
-              : ''
-          }`}
-        </Alert>
+        <ConflictAlert
+          conflict={conflict}
+          what="annotations"
+          onKeepMine={(newer) => {
+            setVersion(newer);
+            clear();
+          }}
+        />
       ) : null}
       <AnnotationWorkspace
         text={job.preparedText}
@@ -266,23 +208,5 @@ function AnnotationTask({ job, notify }: { job: AuthoringJob; notify: Toast }) {
 /** /jobs/authoring-tasks/:id: the Annotation Task screen of one document (spec 2 §2). */
 export function AnnotationTaskRoute() {
   usePageTitle('Annotation Task');
-  const { id = '' } = useParams();
-  const navigate = useNavigate();
-  const toast = useToast();
-  const job = useTakenJob(id);
-  useEffect(() => {
-    if (job.isError) {
-      // Spec 2 §8 "Job select error: HTTP error toast and return to the list".
-      toast.error(errorMessage(job.error));
-      void navigate(PATHS['authoring-tasks']);
-    }
-  }, [job.isError, job.error, toast, navigate]);
-  if (!job.data) {
-    return <CircularProgress aria-label="Loading the job" sx={{ m: 2 }} />;
-  }
-  return (
-    <JobToasts job={job.data.key}>
-      <AnnotationTask key={job.data.key} job={job.data} notify={toast} />
-    </JobToasts>
-  );
+  return <TakenJob Screen={AnnotationTask} />;
 }

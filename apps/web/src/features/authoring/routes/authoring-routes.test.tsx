@@ -344,21 +344,27 @@ describe('Annotation Task screen (spec 2 §2, §4, §5, §8)', () => {
     expect(chips()).toHaveLength(0);
   });
 
-  it('saves a draft; a 409 keeps the work on screen and says what happened', async () => {
+  it('saves a draft; a 409 keeps the work on screen and says what happened from its current job', async () => {
     const sent: FakeRequest[] = [];
     let conflict = true;
-    const { events } = renderApp({
+    const { events, fetchMock } = renderApp({
       path: `/jobs/authoring-tasks/${KEY}`,
       user: ANN,
       routes: routes(job(), sent, {
         [`POST /internal/authoring/jobs/${KEY}/draft`]: (request: FakeRequest) => {
           sent.push(request);
           return conflict
-            ? errorAnswer(409, 'Conflict', 'Someone saved this document since you opened it.')
+            ? json(409, {
+                error: 'Conflict',
+                message: 'Someone saved this document since you opened it.',
+                current: job({
+                  status: 'ANNOTATED_DRAFT',
+                  jobType: 'annotation draft',
+                  version: 4,
+                }),
+              })
             : json(200, job({ status: 'ANNOTATED_DRAFT' }));
         },
-        [`GET /internal/authoring/jobs/${KEY}`]: () =>
-          json(200, job({ status: 'ANNOTATED_DRAFT', jobType: 'annotation draft', version: 4 })),
       }),
     });
     await textArea();
@@ -366,7 +372,10 @@ describe('Annotation Task screen (spec 2 §2, §4, §5, §8)', () => {
     await waitFor(() => expect(chips()).toHaveLength(1));
     await events.click(screen.getByRole('button', { name: 'SAVE AS DRAFT' }));
     const alert = await screen.findByText(/Someone saved this document since you opened it\./);
+    expect(alert.textContent).toContain('It is now annotation draft.');
     expect(alert.textContent).toContain('Your annotations are still on this screen');
+    // The answer said it all: the job is not read again.
+    expect(callsOf(fetchMock)).not.toContain(`GET /internal/authoring/jobs/${KEY}`);
     expect(chips()).toHaveLength(1);
     expect(location()).toBe(`/jobs/authoring-tasks/${KEY}`);
     await events.click(await screen.findByRole('button', { name: 'Keep mine' }));
@@ -378,6 +387,62 @@ describe('Annotation Task screen (spec 2 §2, §4, §5, §8)', () => {
     expect(sent[1]?.body).toMatchObject({
       annotations: { entities: [{ extract: 'wheeze', state: 'automated' }] },
     });
+  });
+
+  it("a 409 for someone else's hold names them and offers no 'Keep mine'; the work stays", async () => {
+    const { events } = renderApp({
+      path: `/jobs/authoring-tasks/${KEY}`,
+      user: ANN,
+      routes: routes(job(), [], {
+        [`POST /internal/authoring/jobs/${KEY}/draft`]: () =>
+          json(409, {
+            error: 'Conflict',
+            message: 'bob@example.com is annotating this document.',
+            current: job({
+              holder: {
+                userId: 'user-bob',
+                email: 'bob@example.com',
+                until: '2026-11-26T11:00:00.000Z',
+                purpose: 'annotation',
+              },
+            }),
+            holder: {
+              userId: 'user-bob',
+              email: 'bob@example.com',
+              until: '2026-11-26T11:00:00.000Z',
+              purpose: 'annotation',
+            },
+          }),
+      }),
+    });
+    await textArea();
+    await events.click(screen.getByRole('checkbox', { name: /Apply automated/ }));
+    await waitFor(() => expect(chips()).toHaveLength(1));
+    await events.click(screen.getByRole('button', { name: 'SAVE AS DRAFT' }));
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert.textContent).toContain('It is held by bob@example.com.'));
+    expect(alert.textContent).toContain('nothing was saved');
+    expect(within(alert).queryByRole('button', { name: 'Keep mine' })).toBeNull();
+    expect(chips()).toHaveLength(1);
+  });
+
+  it('a 409 without the job (an answer of another shape) still keeps the work and says the message', async () => {
+    const { events } = renderApp({
+      path: `/jobs/authoring-tasks/${KEY}`,
+      user: ANN,
+      routes: routes(job(), [], {
+        [`POST /internal/authoring/jobs/${KEY}/draft`]: () =>
+          errorAnswer(409, 'Conflict', 'Already processing previous submission.'),
+      }),
+    });
+    await textArea();
+    await events.click(screen.getByRole('checkbox', { name: /Apply automated/ }));
+    await waitFor(() => expect(chips()).toHaveLength(1));
+    await events.click(screen.getByRole('button', { name: 'SAVE AS DRAFT' }));
+    const alert = await screen.findByText(/Already processing previous submission\./);
+    expect(alert.textContent).toContain('Your annotations are still on this screen');
+    expect(screen.queryByRole('button', { name: 'Keep mine' })).toBeNull();
+    expect(chips()).toHaveLength(1);
   });
 
   it('resets everything and re-enables recognition; ? lists the keys', async () => {

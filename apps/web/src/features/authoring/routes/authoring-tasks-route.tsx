@@ -1,24 +1,18 @@
 import CircularProgress from '@mui/material/CircularProgress';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { PATHS, PORTAL_ROUTES, type PortalRouteId } from '@loopdesk/contracts/portal-routes.ts';
 import { canAccess, type Role } from '@loopdesk/contracts/privileges.ts';
 import type { AuthoringJobSummary } from '@loopdesk/contracts/routes/authoring.ts';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../../../components/toast-context.ts';
 import { useCurrentUser } from '../../../lib/auth/use-current-user.ts';
 import { errorMessage } from '../../../lib/http-error.ts';
 import { usePageTitle } from '../../../lib/page-title.ts';
 import { takeJob, takenJobKey, useAuthoringJobs } from '../api/authoring.ts';
+import { TaskTable } from '../components/task-table.tsx';
 
 /** A path of the route table with its `:id` filled. */
 export const fillPath = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
@@ -65,38 +59,35 @@ export function AuthoringTasksRoute() {
   // Spec 2 §2 "While loading, a second click is ignored": a ref, so two clicks in one frame too.
   const busy = useRef(false);
 
-  const open = (row: AuthoringJobSummary) => {
-    if (busy.current) {
-      return;
-    }
-    const target = screenOf(row);
-    if (row.jobType === 'preparation review') {
-      void navigate(target);
-      return;
-    }
-    busy.current = true;
-    setLoading(row.key);
-    client.fetchQuery({ queryKey: takenJobKey(row.key), queryFn: () => takeJob(row.key) }).then(
-      () => {
-        busy.current = false;
-        setLoading(null);
+  // Stable, so the rows (memoised) are not drawn again on every render of the list.
+  const open = useCallback(
+    (row: AuthoringJobSummary) => {
+      if (busy.current) {
+        return;
+      }
+      const target = screenOf(row);
+      if (row.jobType === 'preparation review') {
         void navigate(target);
-      },
-      (error: unknown) => {
-        // Spec 2 §8 "Job select error: HTTP error toast and return to the list".
-        busy.current = false;
-        setLoading(null);
-        toast.error(errorMessage(error));
-      },
-    );
-  };
-
-  const onKey = (event: KeyboardEvent, row: AuthoringJobSummary) => {
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      open(row);
-    }
-  };
+        return;
+      }
+      busy.current = true;
+      setLoading(row.key);
+      client.fetchQuery({ queryKey: takenJobKey(row.key), queryFn: () => takeJob(row.key) }).then(
+        () => {
+          busy.current = false;
+          setLoading(null);
+          void navigate(target);
+        },
+        (error: unknown) => {
+          // Spec 2 §8 "Job select error: HTTP error toast and return to the list".
+          busy.current = false;
+          setLoading(null);
+          toast.error(errorMessage(error));
+        },
+      );
+    },
+    [client, navigate, toast],
+  );
 
   // Spec 2 §8 "Authoring job list load error: only clears the busy indicator".
   const items = (jobs.data?.items ?? []).filter((row) => canOpenRow(roles, row));
@@ -106,44 +97,7 @@ export function AuthoringTasksRoute() {
         Authoring Tasks
       </Typography>
       {jobs.isPending ? <CircularProgress aria-label="Loading the documents" /> : null}
-      <TableContainer component={Paper}>
-        <Table aria-label="Authoring tasks" aria-busy={loading !== null}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Document Name</TableCell>
-              <TableCell>Document Source</TableCell>
-              <TableCell>Job Type</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {items.map((row) => (
-              <TableRow
-                key={row.key}
-                hover
-                tabIndex={0}
-                onClick={() => open(row)}
-                onKeyDown={(event) => onKey(event, row)}
-                aria-label={`${row.displayName}, ${row.jobType}`}
-                sx={{ cursor: loading ? 'progress' : 'pointer' }}
-              >
-                <TableCell>
-                  {row.displayName}
-                  {loading === row.key ? (
-                    <CircularProgress size={14} sx={{ ml: 1 }} aria-label="Opening" />
-                  ) : null}
-                </TableCell>
-                <TableCell>{row.source ?? ''}</TableCell>
-                <TableCell>{row.jobType}</TableCell>
-              </TableRow>
-            ))}
-            {jobs.isSuccess && items.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={3}>No documents to author.</TableCell>
-              </TableRow>
-            ) : null}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <TaskTable rows={items} loading={loading} loaded={jobs.isSuccess} onOpen={open} />
     </Stack>
   );
 }

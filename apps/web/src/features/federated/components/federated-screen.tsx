@@ -15,7 +15,8 @@ import { useTechnicianSession } from '../../../lib/socket/use-technician-session
 import { SessionFooter } from '../../../workbench/components/session-footer.tsx';
 import { JobPanel } from '../../../workbench/components/job-panel.tsx';
 import { typingIn } from '../../../workbench/utils/typing-in.ts';
-import { ShortcutsDialog } from '../../../workbench/components/shortcuts-dialog.tsx';
+import { ShortcutsDialog } from '../../../components/shortcuts-dialog.tsx';
+import { SHORTCUTS } from '../../../workbench/components/shortcuts.ts';
 import { useFederatedQueueSize } from '../api/get-federated-queue-size.ts';
 
 /** Spec 1 §2 status texts of the federated screen. */
@@ -217,7 +218,12 @@ export function FederatedScreen({ WebSocket }: FederatedScreenProps) {
         onPause={pause}
         ended={ended !== null}
       />
-      <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      <ShortcutsDialog
+        open={shortcutsOpen}
+        onClose={() => setShortcutsOpen(false)}
+        shortcuts={SHORTCUTS}
+        disablePortal
+      />
     </Box>
   );
 }

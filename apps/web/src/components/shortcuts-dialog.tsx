@@ -10,29 +10,30 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import { useId } from 'react';
 
-/** The keys of the Annotation Task screen's text, as `?` lists them (issue 13 item 3). */
-export const DOCUMENT_SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
-  ['Arrow keys, Home, End', 'Move the caret in the text (Ctrl: by word, or to either end)'],
-  ['Shift + arrow keys', 'Select text; the category menu opens when you let go of Shift'],
-  ['Enter', 'Open the category menu for the selection, or edit the entity at the caret'],
-  ['1 – 9', 'Pick the category with that number in the menu'],
-  ['Space', 'Next page of the category menu (16 categories on two pages)'],
-  ['N / P', 'Go to the next / previous entity'],
-  ['Delete or Backspace', 'Delete the entity at the caret (asks first)'],
-  ['Escape', 'Close the menu or the edit form; clear the selection'],
-  ['?', 'Show this list'],
-];
+/** One row of a '?' overlay: the keys, and what they do. */
+export type Shortcut = readonly [keys: string, what: string];
 
-/** The '?' overlay of the document's keys. */
-export function DocumentShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** The '?' overlay listing a screen's keyboard shortcuts. */
+export function ShortcutsDialog({
+  open,
+  onClose,
+  shortcuts,
+  disablePortal = false,
+}: {
+  open: boolean;
+  onClose: () => void;
+  shortcuts: readonly Shortcut[];
+  /** Render inside the screen (the federated screen keeps focus handling within its box). */
+  disablePortal?: boolean;
+}) {
   const titleId = useId();
   return (
-    <Dialog open={open} onClose={onClose} aria-labelledby={titleId}>
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} disablePortal={disablePortal}>
       <DialogTitle id={titleId}>Keyboard shortcuts</DialogTitle>
       <DialogContent>
         <Table size="small">
           <TableBody>
-            {DOCUMENT_SHORTCUTS.map(([keys, what]) => (
+            {shortcuts.map(([keys, what]) => (
               <TableRow key={keys}>
                 <TableCell component="th" scope="row">
                   <Box component="kbd" sx={{ fontFamily: 'monospace' }}>

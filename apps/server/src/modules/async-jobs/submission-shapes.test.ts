@@ -1,6 +1,6 @@
 import { SUBMISSIONS, type SubmissionKind } from '@loopdesk/contracts/async-jobs.ts';
 import { describe, expect, it } from 'vitest';
-import { SUBMISSION_SHAPES } from './service.ts';
+import { SUBMISSION_SHAPES } from './submission-shapes.ts';
 
 describe('the shapes a wrong-shaped submission is told about', () => {
   it.each(Object.keys(SUBMISSIONS) as SubmissionKind[])(
