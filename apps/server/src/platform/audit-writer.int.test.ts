@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { tokenForRoles } from '../test/tokens.ts';
@@ -108,7 +108,7 @@ describe('audit writer: each entry in the database before its caller goes on', (
     const writer = createAuditWriter(t.database);
     const requestId = randomUUID();
     const odd = `it's \\ "quoted" $1 $$ é 😀 \ud800 end${String.fromCharCode(0)}x`;
-    // Two at once (a batch of literals) and one alone (on PostgreSQL the prepared statement).
+    // Two at once (a batch of literals) and one alone (on PostgreSQL the statement with parameters).
     await Promise.all([
       writer.append(entry('test.odd.1', { actorEmail: odd, details: { note: odd.slice(0, 20) } }), {
         ip: odd,
@@ -191,6 +191,39 @@ describe('audit writer: each entry in the database before its caller goes on', (
       expect(response.statusCode).toBe(i % 2 ? 200 : 404);
       expect(rows).toHaveLength(1);
       expect(rows[0]?.status_code).toBe(response.statusCode);
+    }
+  });
+
+  it('answers when the database refuses the entry of the hook; the folded read fails instead', async () => {
+    const refused = `refuse-${randomUUID()}`;
+    // A check that refuses this one request id's entries (rows already stored are not checked).
+    await sql
+      .raw(
+        `alter table audit_events add constraint audit_refusal_test
+           check (request_id is distinct from '${refused}') not valid`,
+      )
+      .execute(t.database.db);
+    try {
+      const hooked = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/events',
+        headers: { authorization: `Bearer ${key}`, 'x-request-id': refused },
+      });
+      // The rule of the hook: the refusal is logged and the answer goes out.
+      expect(hooked.statusCode).toBe(200);
+      const folded = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/conversations/conv-writer',
+        headers: { authorization: `Bearer ${key}`, 'x-request-id': refused },
+      });
+      // Folded (AuditWriter.folds), the read and its entry are one statement: no entry, no read.
+      const folds = createAuditWriter(t.database).folds;
+      expect(folded.statusCode).toBe(folds ? 500 : 200);
+      expect(await rowsOf(refused)).toEqual([]);
+    } finally {
+      await sql
+        .raw('alter table audit_events drop constraint audit_refusal_test')
+        .execute(t.database.db);
     }
   });
 });

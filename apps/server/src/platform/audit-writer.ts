@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AuditEntry } from './audit.ts';
-import { PREPARED, type DatabaseHandle } from './db/database.ts';
+import type { DatabaseHandle } from './db/database.ts';
 
 /** Where an audited request came from. */
 export interface AuditOrigin {
@@ -20,10 +20,10 @@ export interface AuditOrigin {
 export interface AuditWriter {
   append(entry: AuditEntry, origin: AuditOrigin): Promise<void>;
   /**
-   * Whether routes fold their entry into their own statement (`foldedInsert`): on PostgreSQL,
-   * where that saves a round trip. Not on embedded PGlite, where the insert's own work is the
-   * cost (no network) and one more simple-protocol statement costs less than the same insert
-   * folded into an extended-protocol one (bench/audit.ts).
+   * Whether routes fold their entry into their own statement (`foldedInsert`). Meant for
+   * PostgreSQL, where that saves a round trip; never on embedded PGlite, where the insert's own
+   * work is the cost (no network) and one more simple-protocol statement costs less than the same
+   * insert folded into an extended-protocol one (bench/audit.ts).
    */
   readonly folds: boolean;
   /**
@@ -99,7 +99,7 @@ type Pending = {
 /**
  * The writer of one database. The statements differ by store, each measured by bench/audit.ts:
  *
- * - PostgreSQL: one entry is a prepared (named) statement that sets `synchronous_commit = off`
+ * - PostgreSQL: one entry is one statement that sets `synchronous_commit = off`
  *   for itself (the row is in the database, seen by every reader, before the caller goes on;
  *   PostgreSQL's WAL writer flushes it within a few hundred milliseconds, so only a crash of
  *   PostgreSQL itself in that window could lose it); several are one multi-row statement with
@@ -121,7 +121,7 @@ export function createAuditWriter(database: Pick<DatabaseHandle, 'db' | 'kind'>)
   function insert(batch: readonly Pending[]): Promise<unknown> {
     if (kind === 'postgres' && batch.length === 1) {
       const [{ entry, origin }] = batch as [Pending];
-      return sql`${sql.raw(PREPARED)}insert into audit_events (action, outcome, actor_id,
+      return sql`insert into audit_events (action, outcome, actor_id,
           actor_email, resource_type, resource_id, status_code, ip, user_agent, request_id, details)
         select ${clean(entry.action)}, ${entry.outcome}, ${clean(entry.actorId ?? null)}::uuid,
           ${clean(entry.actorEmail ?? null)}, ${clean(entry.resourceType ?? null)},
