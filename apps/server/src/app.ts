@@ -19,7 +19,8 @@ import { storableTextPlugin } from './platform/storable-text.ts';
 import { securityHeadersPlugin } from './platform/security-headers.ts';
 import { metricsPlugin } from './platform/metrics.ts';
 import { checkResponses, declareApiResponses } from './platform/declared-responses.ts';
-import { auditPatientDataHook, recordAudit, requestOrigin } from './platform/audit.ts';
+import { createAuditWriter, type AuditWriter } from './platform/audit-writer.ts';
+import { recordAudit, registerPatientDataAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
 import users from './modules/users/module.ts';
 import signIn from './modules/sign-in/module.ts';
@@ -97,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
 
-  await hardenHttp(app, config, db);
+  await hardenHttp(app, config, db, createAuditWriter(database));
   // After the audit hook and before every route, so that its latency hook sees them all.
   await app.register(metricsPlugin, { config, database });
 
@@ -159,7 +160,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  * What every request meets, before any route: the one error shape, cookies, security headers,
  * rate limits (per route), the audit of every refusal, and one log line per answered request.
  */
-async function hardenHttp(app: FastifyInstance, config: Config, db: Database): Promise<void> {
+async function hardenHttp(
+  app: FastifyInstance,
+  config: Config,
+  db: Database,
+  auditWriter: AuditWriter,
+): Promise<void> {
   await app.register(errorsPlugin);
   await app.register(storableTextPlugin);
   await app.register(cookie);
@@ -215,7 +221,7 @@ async function hardenHttp(app: FastifyInstance, config: Config, db: Database): P
     }
   });
   // Every call of a route that reads or writes patient data, whatever its outcome.
-  app.addHook('onSend', auditPatientDataHook(db));
+  registerPatientDataAudit(app, auditWriter);
 
   // One JSON line per answered request, with its request id. What portals and assistants poll all
   // day long (queue sizes, session counts, the event feed, probes) is logged only at debug level

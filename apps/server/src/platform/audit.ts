@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ROUTES, API_V1_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
+import type { AuditWriter } from './audit-writer.ts';
 import type { Database } from './db/database.ts';
+import { AppError } from './errors.ts';
 
 /** One entry of the append-only audit trail: who, what, which record, when, from where, outcome. */
 export interface AuditEntry {
@@ -53,27 +54,22 @@ export async function recordAudit(
 }
 
 /**
- * Appends an entry outside any transaction of the caller, without waiting for the WAL to reach
- * the disk (`synchronous_commit = off` for this one statement): the row is in the database, seen
- * by every reader, before the call returns, and PostgreSQL itself flushes it within a few hundred
- * milliseconds. Only a crash of PostgreSQL in that window could lose it (never a crash of the
- * app). The per-route audit of patient data uses it: a read would otherwise wait for a disk flush
- * of its own on every call (bench/audit.ts). Never pass a transaction: the setting would last
- * until that transaction's commit.
+ * Runs `work`; a refusal (an AppError) is recorded by `record` with its outcome (`denied` for a
+ * 403, `failure` otherwise) before it is thrown on. The areas wrap each audited action in it so
+ * that a refused action leaves its entry as surely as a successful one.
  */
-export async function recordAuditUnsynced(
-  db: Database,
-  entry: AuditEntry,
-  origin: { ip: string | null; userAgent: string | null; requestId: string | null },
-): Promise<void> {
-  await sql`
-    insert into audit_events (action, outcome, actor_id, actor_email, resource_type,
-      resource_id, status_code, ip, user_agent, request_id, details)
-    select ${entry.action}, ${entry.outcome}, ${entry.actorId ?? null}::uuid,
-      ${entry.actorEmail ?? null}, ${entry.resourceType ?? null}, ${entry.resourceId ?? null},
-      ${entry.statusCode ?? null}::integer, ${origin.ip}, ${origin.userAgent}, ${origin.requestId},
-      ${JSON.stringify(entry.details ?? {})}::jsonb
-    from (select set_config('synchronous_commit', 'off', true)) as unsynced`.execute(db);
+export async function audited<T>(
+  work: () => Promise<T>,
+  record: (error: AppError, outcome: 'denied' | 'failure') => Promise<void>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) {
+      await record(error, error.statusCode === 403 ? 'denied' : 'failure');
+    }
+    throw error;
+  }
 }
 
 /** Each route of the table that reads or writes patient data, by `METHOD path`. */
@@ -95,42 +91,109 @@ const storable = (value: unknown): string =>
     .replaceAll(String.fromCharCode(0), '\ufffd')
     .slice(0, 200);
 
+type Outcome = AuditEntry['outcome'];
+
+/** The outcome of an answer: success below 400, denied for a 4xx, failure for a 5xx. */
+const outcomeOf = (status: number): Outcome =>
+  status < 400 ? 'success' : status < 500 ? 'denied' : 'failure';
+
+/** The patient-data entry of a request answered with `status`. */
+function patientDataEntry(
+  request: FastifyRequest,
+  use: 'read' | 'write',
+  url: string,
+  status: number,
+): AuditEntry {
+  const params = Object.fromEntries(
+    Object.entries((request.params ?? {}) as Record<string, unknown>).map(([k, v]) => [
+      k,
+      storable(v),
+    ]),
+  );
+  const apiKey = (request as { apiKey?: { name?: string } | null }).apiKey?.name;
+  return {
+    action: `patient-data.${use}`,
+    outcome: outcomeOf(status),
+    actorId: request.user?.id ?? null,
+    actorEmail: request.user?.email ?? null,
+    resourceType: 'route',
+    resourceId: `${request.method} ${url}`,
+    statusCode: status,
+    details: { params, ...(apiKey ? { apiKey: storable(apiKey) } : {}) },
+  };
+}
+
+/**
+ * A hot route's patient-data entry written by the route's own main statement instead of one of
+ * its own: one round trip fewer on the request path (PostgreSQL only, see AuditWriter.folds).
+ * The route puts `prefix(...)` before its main `select`; the entry's outcome and status are
+ * decided in that statement by `found` (an SQL boolean without parameters), then the route says
+ * which status it recorded (`folded`). The answer's hook writes no other entry when the answer
+ * has that status; any other status (a failure after the statement) writes its own entry.
+ */
+export interface PatientDataFold {
+  prefix(found: string, statusIfFound: number, statusIfNot: number): string;
+  folded(status: number): void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fold of this request's patient-data entry into a route's statement, if it has one. */
+    readonly patientDataFold: PatientDataFold | undefined;
+  }
+}
+
+/** The status each request's folded entry recorded. */
+const foldedStatus = new WeakMap<FastifyRequest, number>();
+
+/** The fold of a request's patient-data entry, when its route reads or writes patient data. */
+function foldOf(request: FastifyRequest, writer: AuditWriter): PatientDataFold | undefined {
+  const url = request.routeOptions.url;
+  const use = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
+  if (!use || !url || !writer.folds) {
+    return undefined;
+  }
+  return {
+    prefix(found, statusIfFound, statusIfNot) {
+      return writer.foldedInsert(
+        patientDataEntry(request, use, url, statusIfFound),
+        requestOrigin(request),
+        found,
+        { outcome: outcomeOf(statusIfNot), statusCode: statusIfNot },
+      );
+    },
+    folded(status) {
+      foldedStatus.set(request, status);
+    },
+  };
+}
+
 /**
  * The audit of patient data by route: every answer of a route the table marks `patientData:
  * 'read' | 'write'` adds one entry `patient-data.read` / `patient-data.write` (who: the user or
  * the API key; what: the route and its path parameters; when; outcome: success below 400, denied
- * for a 4xx, failure for a 5xx), written before the answer is sent. 401 and 403 are audited as
- * `request.refused` by the refusal hook already. The areas' own entries (what was returned,
- * what changed) come on top of it.
+ * for a 4xx, failure for a 5xx), written before the answer is sent: through `writer` (which
+ * appends concurrent requests' entries together, see audit-writer.ts), or by the route's own
+ * statement (`request.patientDataFold`). 401 and 403 are audited as `request.refused` by the
+ * refusal hook already. The areas' own entries (what was returned, what changed) come on top of
+ * it. An entry the database refuses is logged as an error and the answer still goes out (as for
+ * every audit write of the request path).
  */
-export function auditPatientDataHook(db: Database) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+export function registerPatientDataAudit(app: FastifyInstance, writer: AuditWriter): void {
+  app.decorateRequest('patientDataFold', {
+    getter(this: FastifyRequest): PatientDataFold | undefined {
+      return foldOf(this, writer);
+    },
+  });
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const url = request.routeOptions.url;
     const use = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
     const status = reply.statusCode;
-    if (!use || status === 401 || status === 403) {
+    if (!use || !url || status === 401 || status === 403 || foldedStatus.get(request) === status) {
       return;
     }
-    const params = Object.fromEntries(
-      Object.entries((request.params ?? {}) as Record<string, unknown>).map(([k, v]) => [
-        k,
-        storable(v),
-      ]),
-    );
-    const apiKey = (request as { apiKey?: { name?: string } | null }).apiKey?.name;
-    await recordAuditUnsynced(
-      db,
-      {
-        action: `patient-data.${use}`,
-        outcome: status < 400 ? 'success' : status < 500 ? 'denied' : 'failure',
-        actorId: request.user?.id ?? null,
-        actorEmail: request.user?.email ?? null,
-        resourceType: 'route',
-        resourceId: `${request.method} ${url ?? ''}`,
-        statusCode: status,
-        details: { params, ...(apiKey ? { apiKey: storable(apiKey) } : {}) },
-      },
-      requestOrigin(request),
-    ).catch((error: unknown) => request.log.error({ err: error }, 'audit write failed'));
-  };
+    await writer
+      .append(patientDataEntry(request, use, url, status), requestOrigin(request))
+      .catch((error: unknown) => request.log.error({ err: error }, 'audit write failed'));
+  });
 }

@@ -11,7 +11,7 @@ import {
   type AuthoringJob,
 } from '@loopdesk/contracts/routes/authoring.ts';
 import { canAccess, type Privilege, type Role } from '@loopdesk/contracts/privileges.ts';
-import { recordAudit, type requestOrigin } from '../../platform/audit.ts';
+import { audited as auditedWork, recordAudit, type requestOrigin } from '../../platform/audit.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
@@ -90,31 +90,25 @@ export function createAuthoringContext(deps: AuthoringDeps) {
     );
 
   /** Runs `work`; a refusal is audited with its status (and fields) before it is thrown on. */
-  async function audited<T>(
+  const audited = <T>(
     action: string,
     actor: Actor,
     resourceId: string | null,
     origin: Origin,
     work: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppError) {
-        await audit(
-          db,
-          action,
-          actor,
-          resourceId,
-          origin,
-          error.statusCode === 403 ? 'denied' : 'failure',
-          { message: error.message, ...(error.details ? { fields: error.details.length } : {}) },
-          error.statusCode,
-        );
-      }
-      throw error;
-    }
-  }
+  ): Promise<T> =>
+    auditedWork(work, (error, outcome) =>
+      audit(
+        db,
+        action,
+        actor,
+        resourceId,
+        origin,
+        outcome,
+        { message: error.message, ...(error.details ? { fields: error.details.length } : {}) },
+        error.statusCode,
+      ),
+    );
 
   const person = (id: string | null, emails: Map<string, string>) =>
     id ? { userId: id, email: emails.get(id) ?? null } : null;

@@ -12,10 +12,10 @@ import {
 } from '@loopdesk/contracts/data-preparation.ts';
 import { SEMANTIC_TYPES } from '@loopdesk/clinical/nlp/evaluate.ts';
 import type { Role } from '@loopdesk/contracts/privileges.ts';
-import { recordAudit, type requestOrigin } from '../../platform/audit.ts';
+import { audited as auditedWork, recordAudit, type requestOrigin } from '../../platform/audit.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
 import { joinPages, readOriginal } from './originals.ts';
 import { createDocumentsRepository, type DocumentRow } from './repository.ts';
@@ -113,30 +113,24 @@ export function createDataPreparationService(deps: DataPreparationDeps) {
     );
 
   /** Runs `work`; a refusal (AppError) is audited with its status before it is thrown on. */
-  async function audited<T>(
+  const audited = <T>(
     action: string,
     actor: Actor,
     resourceId: string | null,
     origin: Origin,
     work: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof AppError) {
-        await audit(
-          action,
-          actor,
-          resourceId,
-          origin,
-          error.statusCode === 403 ? 'denied' : 'failure',
-          { message: error.message },
-          error.statusCode,
-        );
-      }
-      throw error;
-    }
-  }
+  ): Promise<T> =>
+    auditedWork(work, (error, outcome) =>
+      audit(
+        action,
+        actor,
+        resourceId,
+        origin,
+        outcome,
+        { message: error.message },
+        error.statusCode,
+      ),
+    );
 
   async function found(key: string): Promise<DocumentRow> {
     const row = await repo.find(key);
