@@ -32,50 +32,89 @@ function scoresOf(group: Group): AgreementScores {
   };
 }
 
-/**
- * Per group of `keys` (columns of analytics_agreement g, as k1 and k2): the samples' sums and the
- * count of each label pair, from the range's samples.
- */
-function grouped(db: Database, range: RawBuilder<unknown>, keys: RawBuilder<unknown>) {
-  return sql<{
-    k1: string;
-    k2: string | null;
-    samples: number;
-    matched: number;
-    spans: number;
-    labels: unknown;
-  }>`
-    with s as (
-      select ${keys}, g.matched_spans, g.first_spans + g.second_spans as spans, g.category_pairs
-      from analytics_agreement g where ${range}
-    ),
-    sums as (
-      select k1, k2, count(*)::int as samples, sum(matched_spans)::int as matched,
-        sum(spans)::int as spans
-      from s group by k1, k2
-    ),
-    labels as (
-      select k1, k2, jsonb_agg(jsonb_build_array(a, b, n)) as labels from (
-        select s.k1, s.k2, p->>0 as a, p->>1 as b, count(*)::int as n
-        from s cross join lateral jsonb_array_elements(s.category_pairs) p
-        group by s.k1, s.k2, a, b
-      ) x group by k1, k2
-    )
-    select sums.k1::text as k1, sums.k2::text as k2, sums.samples, sums.matched, sums.spans,
-      labels.labels
-    from sums left join labels on labels.k1 = sums.k1
-      and labels.k2 = sums.k2`.execute(db);
-}
-
 /** A technician of a pair: their id, or the nil uuid for none (shown as ''). */
 const NONE = '00000000-0000-0000-0000-000000000000';
 
-const groupOf = (row: { samples: number; matched: number; spans: number; labels: unknown }) => ({
-  samples: num(row.samples),
-  matched: num(row.matched),
-  spans: num(row.spans),
-  labels: (Array.isArray(row.labels) ? row.labels : []) as [string, string, number][],
-});
+export interface Cell {
+  readonly type: string;
+  readonly lo: string;
+  readonly hi: string;
+  readonly samples: number;
+  readonly matched: number;
+  readonly spans: number;
+  readonly labels: unknown;
+}
+
+/**
+ * One pass over the range's samples, their `category_pairs` unpacked once: per (job type, pair
+ * of technicians whatever their order) the samples' sums and the count of each label pair. The
+ * per-type and per-pair groups are summed from these cells in Node (types × pairs rows at most).
+ * JIT is off for it: the planner guesses 100 items per `category_pairs` (there are a few), which
+ * puts the plan's cost over jit_above_cost, and compiling then took longer than the query. The
+ * pair is grouped as uuids and the labels in the "C" collation: the sort is then byte compares.
+ */
+async function cells(db: Database, range: RawBuilder<unknown>): Promise<readonly Cell[]> {
+  const [one, two] = [sql`coalesce(g.first_user, ${NONE})`, sql`coalesce(g.second_user, ${NONE})`];
+  return db.transaction().execute(async (trx) => {
+    await sql`set local jit = off`.execute(trx);
+    const result = await sql<Cell>`
+      with s as materialized (
+        select g.type, least(${one}, ${two}) as lo, greatest(${one}, ${two}) as hi,
+          g.matched_spans, g.first_spans + g.second_spans as spans, g.category_pairs
+        from analytics_agreement g where ${range}
+      ),
+      sums as (
+        select type, lo, hi, count(*)::int as samples, sum(matched_spans)::int as matched,
+          sum(spans)::int as spans
+        from s group by type, lo, hi
+      ),
+      labels as (
+        select type, lo, hi, jsonb_agg(jsonb_build_array(a, b, n)) as labels from (
+          select s.type, s.lo, s.hi, (p->>0) collate "C" as a, (p->>1) collate "C" as b,
+            count(*)::int as n
+          from s cross join lateral jsonb_array_elements(s.category_pairs) p
+          group by s.type, s.lo, s.hi, a, b
+        ) x group by type, lo, hi
+      )
+      select sums.type, sums.lo::text as lo, sums.hi::text as hi, sums.samples, sums.matched,
+        sums.spans, labels.labels
+      from sums left join labels on labels.type = sums.type and labels.lo = sums.lo
+        and labels.hi = sums.hi`.execute(trx);
+    return result.rows;
+  });
+}
+
+/** The cells summed per key: samples, span counts and each label pair's count. */
+export function groupBy(rows: readonly Cell[], key: (row: Cell) => string): Map<string, Group> {
+  const sums = new Map<string, { samples: number; matched: number; spans: number }>();
+  const labels = new Map<string, Map<string, [string, string, number]>>();
+  for (const row of rows) {
+    const k = key(row);
+    const sum = sums.get(k) ?? { samples: 0, matched: 0, spans: 0 };
+    sum.samples += num(row.samples);
+    sum.matched += num(row.matched);
+    sum.spans += num(row.spans);
+    sums.set(k, sum);
+    const counts = labels.get(k) ?? new Map<string, [string, string, number]>();
+    labels.set(k, counts);
+    for (const [a, b, n] of (Array.isArray(row.labels) ? row.labels : []) as [
+      string,
+      string,
+      number,
+    ][]) {
+      const label = JSON.stringify([a, b]);
+      const count = counts.get(label);
+      if (count) {
+        count[2] += num(n);
+      } else {
+        counts.set(label, [a, b, num(n)]);
+      }
+    }
+  }
+  return new Map(
+    [...sums].map(([k, sum]) => [k, { ...sum, labels: [...(labels.get(k)?.values() ?? [])] }]),
+  );
+}
 
 export async function agreementFigures(
   db: Database,
@@ -86,13 +125,8 @@ export async function agreementFigures(
 ): Promise<AnalyticsFigures['agreement']> {
   const range = sql`g.answered_at >= ${from} and g.answered_at < ${to}
     ${where(filters, ['type', 'queue', 'tenant'], 'g')}`;
-  // A pair is the two technicians whatever their order.
-  const [one, two] = [sql`coalesce(g.first_user, ${NONE})`, sql`coalesce(g.second_user, ${NONE})`];
-  const [types, pairs, disagreements] = await Promise.all([
-    grouped(db, range, sql`g.type as k1, '' as k2`),
-    withPeople
-      ? grouped(db, range, sql`least(${one}, ${two}) as k1, greatest(${one}, ${two}) as k2`)
-      : Promise.resolve(null),
+  const [groups, disagreements] = await Promise.all([
+    cells(db, range),
     sql<Row>`
       select g.sample_job_id, g.job_id, g.type, g.tenant, g.answered_at, g.first_spans,
         g.second_spans, g.matched_spans, g.outcome_differs,
@@ -104,13 +138,14 @@ export async function agreementFigures(
           or g.matched_spans <> g.second_spans)
       order by g.answered_at desc, g.sample_job_id limit 100`.execute(db),
   ]);
-  const byType = types.rows
-    .map((row) => ({ type: row.k1, ...scoresOf(groupOf(row)) }))
+  const byType = [...groupBy(groups, (row) => row.type)]
+    .map(([type, group]) => ({ type, ...scoresOf(group) }))
     .sort((a, b) => a.type.localeCompare(b.type));
   let byPair: AnalyticsFigures['agreement']['byPair'] = null;
-  if (pairs) {
-    const id = (value: string | null) => (value === null || value === NONE ? '' : value);
-    const ids = [...new Set(pairs.rows.flatMap((row) => [id(row.k1), id(row.k2)]))].filter(Boolean);
+  if (withPeople) {
+    const pairs = groupBy(groups, (row) => `${row.lo}/${row.hi}`);
+    const id = (value: string) => (value === NONE ? '' : value);
+    const ids = [...new Set(groups.flatMap((row) => [id(row.lo), id(row.hi)]))].filter(Boolean);
     const names = new Map<string, string>();
     if (ids.length > 0) {
       const users = await sql<{ id: string; name: string }>`
@@ -121,17 +156,18 @@ export async function agreementFigures(
       }
     }
     const person = (userId: string) => ({ userId, name: names.get(userId) ?? userId });
-    byPair = pairs.rows
-      .map((row) => {
-        const [first, second] = [id(row.k1), id(row.k2)]
-          .map(person)
+    byPair = [...pairs]
+      .map(([key, group]) => {
+        const [first, second] = key
+          .split('/')
+          .map((value) => person(id(value)))
           .sort((x, y) => x.userId.localeCompare(y.userId));
         return {
           key: `${first?.userId ?? ''}/${second?.userId ?? ''}`,
           pair: {
             first: first ?? { userId: '', name: '' },
             second: second ?? { userId: '', name: '' },
-            ...scoresOf(groupOf(row)),
+            ...scoresOf(group),
           },
         };
       })

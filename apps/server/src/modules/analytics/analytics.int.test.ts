@@ -264,6 +264,23 @@ describe('analytics dashboard (issue 16)', () => {
       const want = exactPeople[i]?.handle.p50 ?? 0;
       expect(Math.abs((person.handle.p50 ?? 0) - want)).toBeLessThanOrEqual(want * 0.01);
     }
+    // Partial hours at the edges (ann answers twice in T0's hour, bob once): their jobs count
+    // once each and their hour once per technician, as on the exact path of a short range.
+    const peopleOf = async (from: Date, to: Date) =>
+      (
+        (
+          await figures(asLead.viewToken, { from: from.toISOString(), to: to.toISOString() })
+        ).json<AnalyticsFigures>().people ?? []
+      ).map(({ handle: _h, ...rest }) => rest);
+    const start = new Date('2026-01-01T00:00:00Z');
+    const end = new Date('2026-01-09T00:00:00Z');
+    const tail = await peopleOf(start, at(200));
+    expect(tail.map((p) => [p.name, p.jobs, p.activeHours])).toEqual([
+      ['ann@example.test', 2, 1],
+      ['bob@example.test', 1, 1],
+    ]);
+    expect(tail).toEqual(await peopleOf(T0, at(200)));
+    expect(await peopleOf(at(100), end)).toEqual(await peopleOf(at(100), at(7200)));
     // A partial day at an edge still counts its jobs exactly once.
     const edges = (
       await figures(viewToken, { from: at(-3600).toISOString(), to: '2026-01-09T00:00:00Z' })

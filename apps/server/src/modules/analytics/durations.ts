@@ -98,7 +98,9 @@ export async function durations(db: Database, filters: AnalyticsFilters, from: D
  * Per technician: jobs answered, active hours, handle p50/p90/p99 and exceptions. Exact for short
  * ranges or with a type, queue or tenant filter; otherwise from the per-hour and per-day people
  * rollups for the whole hours and days of the range, and the jobs of its partial edges (the handle
- * percentiles within about 1%, as the durations'; the counts exact).
+ * percentiles within about 1%, as the durations'; the counts exact). Each (hour, technician) is
+ * one row there (the rollup's key; the edge jobs grouped so), so active hours are a count of rows,
+ * and the names are joined to the 40-odd sums rather than to every row.
  */
 export async function people(db: Database, filters: AnalyticsFilters, from: Date, to: Date) {
   const days = wholeUnits(from, to, DAY_MS);
@@ -126,18 +128,20 @@ export async function people(db: Database, filters: AnalyticsFilters, from: Date
   const answered = sql`and answered_by is not null`;
   const [counts, handles] = await Promise.all([
     sql<Row>`
-      select x.user_id, coalesce(u.display_name, u.email, x.user_id::text) as name,
-        sum(x.jobs)::int as jobs, count(distinct x.hour)::int as hours,
-        sum(x.exceptions)::int as exceptions
+      select x.user_id, coalesce(u.display_name, u.email, x.user_id::text) as name, x.jobs,
+        x.hours, x.exceptions
       from (
-        select hour, user_id, jobs, exceptions from analytics_people
-        where hour >= ${hours.first} and hour < ${hours.last}
-        union all
-        select date_bin('1 hour', answered_at, timestamptz '2000-01-01 00:00:00+00'), answered_by,
-          1, case when exception then 1 else 0 end
-        from (${edgeJobs('answered_at', from, to, hours, answered)}) e
-      ) x left join users u on u.id = x.user_id
-      group by x.user_id, u.display_name, u.email order by name`.execute(db),
+        select user_id, sum(jobs)::int as jobs, count(*)::int as hours,
+          sum(exceptions)::int as exceptions
+        from (
+          select hour, user_id, jobs, exceptions from analytics_people
+          where hour >= ${hours.first} and hour < ${hours.last}
+          union all
+          select date_bin('1 hour', answered_at, timestamptz '2000-01-01 00:00:00+00'),
+            answered_by, count(*), count(*) filter (where exception)
+          from (${edgeJobs('answered_at', from, to, hours, answered)}) e group by 1, 2
+        ) h group by user_id
+      ) x left join users u on u.id = x.user_id order by name`.execute(db),
     sql<{ user_id: string; buckets: number[]; jobs: number[] }>`
       select user_id, buckets, jobs from analytics_people_handle
       where day >= ${days.first} and day < ${days.last}
