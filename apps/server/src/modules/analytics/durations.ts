@@ -1,33 +1,18 @@
 import { sql } from 'kysely';
 import type { AnalyticsFilters } from '@loopdesk/contracts/analytics.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { bucketOf } from './rollups.ts';
+import { bucketOf, packed } from './hour-rollups.ts';
 import {
   DAY_MS,
   edgeJobs,
   HOUR_MS,
-  histogramPercentiles,
+  Histogram,
   pct,
   sorting,
   where,
   wholeUnits,
   type Row,
 } from './query.ts';
-
-/** A histogram being merged: jobs per bucket. */
-type Histogram = Map<number, number>;
-
-/** Adds a stored histogram (its buckets and their jobs, two arrays) to one being merged. */
-function add(histogram: Histogram, buckets: readonly number[], jobs: readonly number[]) {
-  buckets.forEach((bucket, i) => {
-    histogram.set(bucket, (histogram.get(bucket) ?? 0) + Number(jobs[i] ?? 0));
-  });
-  return histogram;
-}
-
-/** `[bucket, jobs]` in ascending buckets. */
-const sorted = (histogram: Histogram | undefined): [number, number][] =>
-  [...(histogram ?? new Map<number, number>())].sort(([a], [b]) => a - b);
 
 /**
  * Wait, handle and end-to-end p50/p90/p99 per job type. Exact (percentile_cont over the jobs)
@@ -59,17 +44,17 @@ export async function durations(db: Database, filters: AnalyticsFilters, from: D
   }
   const type = where(filters, ['type']);
   const hours = wholeUnits(from, to, HOUR_MS);
-  const result = await sql<{ type: string; metric: string; buckets: number[]; jobs: number[] }>`
-    select type, metric, buckets, jobs from analytics_durations
+  const result = await sql<{ type: string; metric: string; histogram: Uint8Array }>`
+    select type, metric, histogram from analytics_durations
     where day >= ${days.first} and day < ${days.last} ${type}
     union all
-    select type, metric, buckets, jobs from analytics_durations_hourly
+    select type, metric, histogram from analytics_durations_hourly
     where hour >= ${hours.first} and hour < ${days.first} ${type}
     union all
-    select type, metric, buckets, jobs from analytics_durations_hourly
+    select type, metric, histogram from analytics_durations_hourly
     where hour >= ${days.last} and hour < ${hours.last} ${type}
     union all
-    select type, metric, array_agg(bucket order by bucket), array_agg(jobs order by bucket) from (
+    select type, metric, ${packed} from (
       select j.type, m.metric, ${bucketOf(sql`m.value`)} as bucket, count(*)::int as jobs
       from (${edgeJobs('created_at', from, to, hours, type)}) j
       cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
@@ -82,13 +67,13 @@ export async function durations(db: Database, filters: AnalyticsFilters, from: D
   for (const row of result.rows) {
     const metrics = types.get(row.type) ?? new Map<string, Histogram>();
     types.set(row.type, metrics);
-    const histogram = metrics.get(row.metric) ?? new Map<number, number>();
-    metrics.set(row.metric, add(histogram, row.buckets, row.jobs));
+    const histogram = metrics.get(row.metric) ?? new Histogram();
+    metrics.set(row.metric, histogram.add(row.histogram));
   }
   return {
     rows: [...types].map(([t, metrics]): Row => {
       const [wait, handle, total] = ['wait', 'handle', 'total'].map((m) =>
-        histogramPercentiles(sorted(metrics.get(m))),
+        (metrics.get(m) ?? new Histogram()).percentiles(),
       );
       return {
         type: t,
@@ -143,32 +128,30 @@ export async function people(db: Database, filters: AnalyticsFilters, from: Date
     jobs: number;
     hours: number;
     exceptions: number;
-    buckets: number[];
-    handles: number[];
+    handle: Uint8Array;
   }>`
     with edge as (${edgeJobs('answered_at', from, to, hours, answered)}),
     r as (
-      select user_id, jobs, hours, exceptions, handle_buckets as buckets, handle_jobs as handles
-      from analytics_people_daily where day >= ${days.first} and day < ${days.last}
+      select user_id, jobs, hours, exceptions, handle from analytics_people_daily
+      where day >= ${days.first} and day < ${days.last}
       union all
-      select user_id, jobs, 1, exceptions, handle_buckets, handle_jobs from analytics_people
+      select user_id, jobs, 1, exceptions, handle from analytics_people
       where hour >= ${hours.first} and hour < ${days.first}
       union all
-      select user_id, jobs, 1, exceptions, handle_buckets, handle_jobs from analytics_people
+      select user_id, jobs, 1, exceptions, handle from analytics_people
       where hour >= ${days.last} and hour < ${hours.last}
       union all
-      select answered_by, count(*)::int, 1, count(*) filter (where exception)::int, '{}', '{}'
+      select answered_by, count(*)::int, 1, count(*) filter (where exception)::int, ''::bytea
       from edge group by date_bin('1 hour', answered_at, timestamptz '2000-01-01 00:00:00+00'),
         answered_by
       union all
-      select user_id, 0, 0, 0, array_agg(bucket order by bucket), array_agg(jobs order by bucket)
-      from (
+      select user_id, 0, 0, 0, ${packed} from (
         select answered_by as user_id, ${bucketOf(sql`handle_s`)} as bucket, count(*)::int as jobs
         from edge where handle_s is not null group by 1, 2
       ) e group by user_id
     )
     select r.user_id, coalesce(u.display_name, u.email, r.user_id::text) as name, r.jobs, r.hours,
-      r.exceptions, r.buckets, r.handles
+      r.exceptions, r.handle
     from r left join users u on u.id = r.user_id
     order by name, r.user_id`.execute(db);
   const sums = new Map<
@@ -181,17 +164,17 @@ export async function people(db: Database, filters: AnalyticsFilters, from: Date
       jobs: 0,
       hours: 0,
       exceptions: 0,
-      histogram: new Map<number, number>(),
+      histogram: new Histogram(),
     };
     sums.set(part.user_id, sum);
     sum.jobs += part.jobs;
     sum.hours += part.hours;
     sum.exceptions += part.exceptions;
-    add(sum.histogram, part.buckets, part.handles);
+    sum.histogram.add(part.handle);
   }
   return {
     rows: [...sums].map(([userId, sum]): Row => {
-      const handle = histogramPercentiles(sorted(sum.histogram));
+      const handle = sum.histogram.percentiles();
       return {
         user_id: userId,
         name: sum.name,

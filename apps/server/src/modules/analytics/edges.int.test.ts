@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { AnalyticsFigures, Percentiles } from '@loopdesk/contracts/analytics.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
+import { Histogram } from './query.ts';
 import { insertJob, T0 } from './test-history.ts';
 
 /**
@@ -162,18 +163,25 @@ describe('analytics long ranges with partial edge days and hours (issue 16, migr
 
   it('reads the whole days and hours from the rollups, each answer counted once', async () => {
     const db = t.database.db;
-    const daily = await sql<{ jobs: number; hours: number; handled: number }>`
-      select sum(jobs)::int as jobs, sum(hours)::int as hours,
-        (select sum(n)::int from analytics_people_daily, unnest(handle_jobs) n) as handled
-      from analytics_people_daily`.execute(db);
-    const hourly = await sql<{ rows: number; handled: number }>`
-      select count(*)::int as rows,
-        (select sum(n)::int from analytics_durations_hourly, unnest(jobs) n
-          where metric = 'handle') as handled
-      from analytics_people`.execute(db);
+    const jobsIn = (rows: { histogram: Uint8Array }[]) =>
+      rows.reduce((sum, row) => sum + new Histogram().add(row.histogram).percentiles().n, 0);
+    const daily = await sql<{ jobs: number; hours: number; histogram: Uint8Array }>`
+      select jobs, hours, handle as histogram from analytics_people_daily`.execute(db);
+    const hourly = await sql<{ jobs: number; histogram: Uint8Array }>`
+      select jobs, handle as histogram from analytics_people`.execute(db);
+    const durations = await sql<{ histogram: Uint8Array }>`
+      select histogram from analytics_durations_hourly where metric = 'handle'`.execute(db);
     const hours = new Set(answers.map((a) => `${a.user} ${Math.floor(a.at / HOUR)}`)).size;
-    expect(daily.rows[0]).toEqual({ jobs: answers.length, hours, handled: answers.length });
-    expect(hourly.rows[0]).toEqual({ rows: hours, handled: answers.length });
+    const sum = (rows: { jobs: number }[]) => rows.reduce((n, row) => n + row.jobs, 0);
+    expect(sum(daily.rows)).toBe(answers.length);
+    expect(daily.rows.reduce((n, row) => n + row.hours, 0)).toBe(hours);
+    expect(jobsIn(daily.rows)).toBe(answers.length);
+    expect([hourly.rows.length, sum(hourly.rows), jobsIn(hourly.rows)]).toEqual([
+      hours,
+      answers.length,
+      answers.length,
+    ]);
+    expect(jobsIn(durations.rows)).toBe(answers.length);
   });
 
   it('gives partial edge days and hours the counts of the exact path', async () => {

@@ -5,30 +5,49 @@ import { sql, type Kysely } from 'kysely';
  * hours of its partial edge days from hour rollups, and only the jobs of its partial edge hours.
  *
  * - `analytics_durations_hourly`: wait, handle and end-to-end 2% histograms per arrival hour and
- *   job type (the day histograms of `analytics_durations` are now summed from these).
+ *   job type, beside the day ones of `analytics_durations`.
  * - `analytics_people` (hour × technician) also keeps the hour's handle histogram.
  * - `analytics_people_daily` (day × technician): answers, active hours (hours with at least one
  *   answer), exceptions and the day's handle histogram; it replaces `analytics_people_handle`.
  *
- * Backfilled from analytics_jobs: no refresh needed. Every bucket is ⌊ln(1 + v) ÷ ln(1.02)⌋ as in
- * modules/analytics/rollups.ts.
+ * Every histogram is now one `bytea` of 6-byte pairs in ascending buckets (the bucket a big-endian
+ * int16, its jobs a big-endian int32) instead of two integer arrays: the server reads the bytes
+ * as they come, where an array's text form was parsed character by character. A bucket is
+ * ⌊ln(1 + v) ÷ ln(1.02)⌋ as in modules/analytics/hour-rollups.ts (under 1,000 for a year).
+ * Backfilled from analytics_jobs and the old tables: no refresh needed.
  */
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 const BUCKET = (value: string) =>
   sql`floor(ln(1 + greatest(${sql.raw(value)}, 0)) / ln(1.02))::int`;
+const PACKED = sql`coalesce(string_agg(int2send(bucket::int2) || int4send(jobs), ''::bytea
+  order by bucket) filter (where bucket is not null), ''::bytea)`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
+    create table analytics_durations_027 (
+      day timestamptz not null,
+      type text not null,
+      metric text not null check (metric in ('wait', 'handle', 'total')),
+      histogram bytea not null,
+      primary key (day, type, metric)
+    );
+    insert into analytics_durations_027 (day, type, metric, histogram)
+    select d.day, d.type, d.metric, (
+      select ${PACKED} from unnest(d.buckets, d.jobs) as u (bucket, jobs)
+    ) from analytics_durations d;
+    drop table analytics_durations;
+    alter table analytics_durations_027 rename to analytics_durations;
+    alter index analytics_durations_027_pkey rename to analytics_durations_pkey;
+
     create table analytics_durations_hourly (
       hour timestamptz not null,
       type text not null,
       metric text not null check (metric in ('wait', 'handle', 'total')),
-      buckets integer[] not null,
-      jobs integer[] not null,
+      histogram bytea not null,
       primary key (hour, type, metric)
     );
-    insert into analytics_durations_hourly (hour, type, metric, buckets, jobs)
-    select hour, type, metric, array_agg(bucket order by bucket), array_agg(jobs order by bucket)
+    insert into analytics_durations_hourly (hour, type, metric, histogram)
+    select hour, type, metric, ${PACKED}
     from (
       select date_bin('1 hour', j.created_at, ${ORIGIN}) as hour, j.type, m.metric,
         ${BUCKET('m.value')} as bucket, count(*)::int as jobs
@@ -45,15 +64,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       user_id uuid not null,
       jobs integer not null,
       exceptions integer not null,
-      -- The hour's handle times: ascending buckets and the answers in each.
-      handle_buckets integer[] not null,
-      handle_jobs integer[] not null,
+      -- The hour's handle times.
+      handle bytea not null,
       primary key (hour, user_id)
     );
-    insert into analytics_people_027 (hour, user_id, jobs, exceptions, handle_buckets, handle_jobs)
-    select hour, user_id, sum(jobs)::int, sum(exceptions)::int,
-      coalesce(array_agg(bucket order by bucket) filter (where bucket is not null), '{}'),
-      coalesce(array_agg(jobs order by bucket) filter (where bucket is not null), '{}')
+    insert into analytics_people_027 (hour, user_id, jobs, exceptions, handle)
+    select hour, user_id, sum(jobs)::int, sum(exceptions)::int, ${PACKED}
     from (
       -- Answers without a handle time (no delivery seen) count, in no bucket.
       select date_bin('1 hour', answered_at, ${ORIGIN}) as hour, answered_by as user_id,
@@ -74,29 +90,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- Hours of the day with at least one answer.
       hours integer not null,
       exceptions integer not null,
-      handle_buckets integer[] not null,
-      handle_jobs integer[] not null,
+      handle bytea not null,
       primary key (day, user_id)
     );
-    insert into analytics_people_daily
-    select d.day, d.user_id, d.jobs, d.hours, d.exceptions,
-      coalesce(h.buckets, '{}'), coalesce(h.jobs, '{}')
-    from (
-      select date_bin('1 day', hour, ${ORIGIN}) as day, user_id, sum(jobs)::int as jobs,
-        count(*)::int as hours, sum(exceptions)::int as exceptions
-      from analytics_people group by 1, 2
-    ) d
-    left join (
-      select day, user_id, array_agg(bucket order by bucket) as buckets,
-        array_agg(jobs order by bucket) as jobs
-      from (
-        select date_bin('1 day', p.hour, ${ORIGIN}) as day, p.user_id, u.bucket,
-          sum(u.jobs)::int as jobs
-        from analytics_people p cross join lateral unnest(p.handle_buckets, p.handle_jobs)
-          as u (bucket, jobs)
-        group by 1, 2, 3
-      ) x group by day, user_id
-    ) h on h.day = d.day and h.user_id = d.user_id;
+    insert into analytics_people_daily (day, user_id, jobs, hours, exceptions, handle)
+    select date_bin('1 day', hour, ${ORIGIN}), user_id, sum(jobs)::int, count(*)::int,
+      sum(exceptions)::int, ''::bytea
+    from analytics_people group by 1, 2;
+    update analytics_people_daily d set handle = (
+      select ${PACKED} from unnest(h.buckets, h.jobs) as u (bucket, jobs)
+    ) from analytics_people_handle h where h.day = d.day and h.user_id = d.user_id;
     drop table analytics_people_handle;
   `.execute(db);
 }
@@ -110,10 +113,36 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       jobs integer[] not null,
       primary key (day, user_id)
     );
-    insert into analytics_people_handle
-    select day, user_id, handle_buckets, handle_jobs from analytics_people_daily
-    where cardinality(handle_buckets) > 0;
-    drop table analytics_people_daily, analytics_durations_hourly;
-    alter table analytics_people drop column handle_buckets, drop column handle_jobs;
+    create table analytics_durations_026 (
+      day timestamptz not null,
+      type text not null,
+      metric text not null check (metric in ('wait', 'handle', 'total')),
+      buckets integer[] not null,
+      jobs integer[] not null,
+      primary key (day, type, metric)
+    );
+  `.execute(db);
+  // The packed pairs back to two arrays (buckets under 32,768; jobs read as big-endian int32).
+  await sql`
+    insert into analytics_people_handle (day, user_id, buckets, jobs)
+    select day, user_id, b, j from (
+      select day, user_id,
+        (select array_agg(get_byte(handle, i) * 256 + get_byte(handle, i + 1) order by i)
+          from generate_series(0, length(handle) - 1, 6) i) as b,
+        (select array_agg(('x' || encode(substring(handle from i + 3 for 4), 'hex'))::bit(32)::int
+          order by i) from generate_series(0, length(handle) - 1, 6) i) as j
+      from analytics_people_daily where length(handle) > 0
+    ) x;
+    insert into analytics_durations_026 (day, type, metric, buckets, jobs)
+    select day, type, metric,
+      (select array_agg(get_byte(histogram, i) * 256 + get_byte(histogram, i + 1) order by i)
+        from generate_series(0, length(histogram) - 1, 6) i),
+      (select array_agg(('x' || encode(substring(histogram from i + 3 for 4), 'hex'))::bit(32)::int
+        order by i) from generate_series(0, length(histogram) - 1, 6) i)
+    from analytics_durations;
+    drop table analytics_durations, analytics_people_daily, analytics_durations_hourly;
+    alter table analytics_durations_026 rename to analytics_durations;
+    alter index analytics_durations_026_pkey rename to analytics_durations_pkey;
+    alter table analytics_people drop column handle;
   `.execute(db);
 }
