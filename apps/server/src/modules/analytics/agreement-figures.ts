@@ -6,7 +6,7 @@ import type {
 } from '@loopdesk/contracts/analytics.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { kappaOfCounts, roundScore } from './agreement.ts';
-import { iso, num, where, type Row } from './query.ts';
+import { DAY_MS, iso, num, where, wholeUnits, type Row } from './query.ts';
 
 /**
  * The agreement figures of a range (docs/analytics.md "Agreement"), summed by PostgreSQL: per
@@ -84,6 +84,37 @@ async function cells(db: Database, range: RawBuilder<unknown>): Promise<readonly
   });
 }
 
+/**
+ * The cells of a range. Without a queue or tenant filter (not in the day rows), its whole UTC days
+ * from analytics_agreement_daily (028), a row per day and pair at most, and the samples of its
+ * partial edge days (or of the whole range, when it holds no whole day) from analytics_agreement.
+ */
+async function rangeCells(
+  db: Database,
+  filters: AnalyticsFilters,
+  from: Date,
+  to: Date,
+): Promise<readonly Cell[]> {
+  const days = wholeUnits(from, to, DAY_MS);
+  const type = where(filters, ['type'], 'g');
+  if (filters.queue !== undefined || filters.tenant !== undefined || !days.whole) {
+    return cells(db, sql`g.answered_at >= ${from} and g.answered_at < ${to}
+      ${where(filters, ['type', 'queue', 'tenant'], 'g')}`);
+  }
+  const [whole, edges] = await Promise.all([
+    sql<Cell>`
+      select g.type, g.lo::text as lo, g.hi::text as hi, g.samples, g.matched, g.spans, g.labels
+      from analytics_agreement_daily g
+      where g.day >= ${days.first} and g.day < ${days.last} ${type}`.execute(db),
+    cells(
+      db,
+      sql`((g.answered_at >= ${from} and g.answered_at < ${days.first})
+        or (g.answered_at >= ${days.last} and g.answered_at < ${to})) ${type}`,
+    ),
+  ]);
+  return [...whole.rows, ...edges];
+}
+
 /** The cells summed per key: samples, span counts and each label pair's count. */
 export function groupBy(rows: readonly Cell[], key: (row: Cell) => string): Map<string, Group> {
   const sums = new Map<string, { samples: number; matched: number; spans: number }>();
@@ -126,7 +157,7 @@ export async function agreementFigures(
   const range = sql`g.answered_at >= ${from} and g.answered_at < ${to}
     ${where(filters, ['type', 'queue', 'tenant'], 'g')}`;
   const [groups, disagreements] = await Promise.all([
-    cells(db, range),
+    rangeCells(db, filters, from, to),
     sql<Row>`
       select g.sample_job_id, g.job_id, g.type, g.tenant, g.answered_at, g.first_spans,
         g.second_spans, g.matched_spans, g.outcome_differs,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
+import { agreementDays } from '../../platform/db/migrations/028-analytics-agreement-days.ts';
 import { compareAnswers } from './agreement.ts';
 import { dayOf, hourOf, ORIGIN, refreshDurations, refreshPeople } from './hour-rollups.ts';
 
@@ -244,6 +245,20 @@ export function createRollups(db: Database) {
               second_spans integer, matched_spans integer, category_pairs jsonb,
               outcome_differs boolean)
           on conflict (sample_job_id) do nothing`.execute(trx);
+      }
+
+      // Agreement per answer day (migration 028): the days of those samples, rebuilt whole.
+      const sampleDays = [...new Set(compared.map((row) => dayOf(row.answered_at)))].sort();
+      if (sampleDays.length > 0) {
+        await sql`delete from analytics_agreement_daily where day = any(${sampleDays}::timestamptz[])`.execute(
+          trx,
+        );
+        await sql`
+          insert into analytics_agreement_daily (day, type, lo, hi, samples, matched, spans, labels)
+          ${agreementDays(sql`g.answered_at >= ${sampleDays[0]}::timestamptz
+            and date_bin('1 day', g.answered_at, ${ORIGIN}) = any(${sampleDays}::timestamptz[])`)}`.execute(
+          trx,
+        );
       }
 
       await sql`
