@@ -98,8 +98,11 @@ async function rangeCells(
   const days = wholeUnits(from, to, DAY_MS);
   const type = where(filters, ['type'], 'g');
   if (filters.queue !== undefined || filters.tenant !== undefined || !days.whole) {
-    return cells(db, sql`g.answered_at >= ${from} and g.answered_at < ${to}
-      ${where(filters, ['type', 'queue', 'tenant'], 'g')}`);
+    return cells(
+      db,
+      sql`g.answered_at >= ${from} and g.answered_at < ${to}
+      ${where(filters, ['type', 'queue', 'tenant'], 'g')}`,
+    );
   }
   const [whole, edges] = await Promise.all([
     sql<Cell>`

@@ -113,9 +113,10 @@ describe('analytics long ranges with partial edge days and hours (issue 16, migr
     }));
     expect(counts, label).toEqual(byHand(from, to));
     expect(counts.length, label).toBeGreaterThan(0);
-    expect((long.people ?? []).map(({ handle: _h, ...rest }) => rest), label).toEqual(
-      (exact.people ?? []).map(({ handle: _h, ...rest }) => rest),
-    );
+    expect(
+      (long.people ?? []).map(({ handle: _h, ...rest }) => rest),
+      label,
+    ).toEqual((exact.people ?? []).map(({ handle: _h, ...rest }) => rest));
     for (const [i, person] of (long.people ?? []).entries()) {
       near(person.handle, exact.people?.[i]?.handle, `${label} ${person.name} handle`);
     }
@@ -151,7 +152,9 @@ describe('analytics long ranges with partial edge days and hours (issue 16, migr
       url: '/internal/analytics/dashboard',
       headers: { authorization: `Bearer ${lead.token}` },
     });
-    const token = new URL(address.json<{ url: string }>().url, 'http://x').searchParams.get('token');
+    const token = new URL(address.json<{ url: string }>().url, 'http://x').searchParams.get(
+      'token',
+    );
     const opened = await t.app.inject({
       url: `/internal/analytics/embed/_open?token=${token ?? ''}`,
     });
