@@ -12,7 +12,8 @@ import { DAY_MS, iso, num, where, wholeUnits, type Row } from './query.ts';
  * The agreement figures of a range (docs/analytics.md "Agreement"), summed by PostgreSQL: per
  * group (job type, or pair of technicians) the samples, the span counts F1 is computed from and
  * the count of each (first category, second category) label pair kappa is computed from; and the
- * newest 100 disagreements. Only sums and 100 rows reach Node, whatever the samples of the range.
+ * newest 100 disagreements. Only sums and 100 rows reach Node: the whole days' cells from their
+ * day rows (migration 028) and the partial edge days' summed from their samples.
  */
 
 interface Group {
