@@ -426,4 +426,45 @@ describe('agreement figures of known answer pairs (issue 16)', () => {
       { type: 'hpi.prioritised', completed: 1, exceptions: 0, cancelled: 0, dead: 0, requeues: 0 },
     ]);
   });
+
+  it('reads whole days from the day rows (028) and partial ones from the samples, alike', async () => {
+    // Cat then Ben on Jan 6 (answered at 10:02:40): one of two spans agrees. Then from scratch.
+    const annotation = (...entities: object[]) => ({
+      type: 'message.annotation',
+      data: { action: 'answer', entities },
+    });
+    await pair(
+      'message.annotation',
+      { user: cat.userId, result: annotation(entity(0, 5, 'symptom'), entity(6, 9, 'drug')) },
+      { user: ben.userId, result: annotation(entity(0, 5, 'symptom'), entity(6, 9, 'symptom')) },
+      86_400 + 100,
+    );
+    await sql`delete from analytics_refresh`.execute(t.database.db);
+    await t.app.analytics.rollups.refresh();
+    const days = await sql<{ day: Date; samples: number }>`
+      select day, sum(samples)::int as samples from analytics_agreement_daily
+      group by day order by day`.execute(t.database.db);
+    expect(days.rows.map((r) => [new Date(r.day).toISOString(), r.samples])).toEqual([
+      ['2026-01-05T00:00:00.000Z', 4],
+      ['2026-01-06T00:00:00.000Z', 1],
+    ]);
+    const of = async (from: string, to: string, extra: Record<string, string> = {}) =>
+      (await figures(lead.token, { from, to, ...extra })).json<AnalyticsFigures>().agreement;
+    const week = await of('2026-01-03T00:00:00Z', '2026-01-08T00:00:00Z');
+    expect(week.byType.map((x) => [x.type, x.samples])).toEqual([
+      ['hpi.prioritised', 1],
+      ['message.annotation', 4],
+    ]);
+    // Whole days only; Jan 5 partial and Jan 6-7 whole; Jan 5 whole and Jan 6 partial: each as
+    // the samples themselves give it (a queue filter reads the samples, never the day rows).
+    for (const [from, to] of [
+      ['2026-01-03T00:00:00Z', '2026-01-08T00:00:00Z'],
+      [at(150).toISOString(), '2026-01-08T00:00:00Z'],
+      ['2026-01-04T00:00:00Z', at(86_400 + 200).toISOString()],
+    ] as const) {
+      expect(await of(from, to), `${from} → ${to}`).toEqual(
+        await of(from, to, { queue: 'federated' }),
+      );
+    }
+  });
 });

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { AnalyticsFilters } from '@loopdesk/contracts/analytics.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { bucketOf } from './rollups.ts';
+import { bucketOf, packed } from './hour-rollups.ts';
 import {
   DAY_MS,
   edgeJobs,
-  histogramPercentiles,
+  HOUR_MS,
+  Histogram,
   pct,
   sorting,
   where,
@@ -13,28 +14,14 @@ import {
   type Row,
 } from './query.ts';
 
-/** A histogram being merged: jobs per bucket. */
-type Histogram = Map<number, number>;
-
-/** Adds a stored histogram (its buckets and their jobs, two arrays) to one being merged. */
-function add(histogram: Histogram, buckets: readonly number[], jobs: readonly number[]) {
-  buckets.forEach((bucket, i) => {
-    histogram.set(bucket, (histogram.get(bucket) ?? 0) + Number(jobs[i] ?? 0));
-  });
-  return histogram;
-}
-
-/** `[bucket, jobs]` in ascending buckets. */
-const sorted = (histogram: Histogram | undefined): [number, number][] =>
-  [...(histogram ?? new Map<number, number>())].sort(([a], [b]) => a - b);
-
 /**
  * Wait, handle and end-to-end p50/p90/p99 per job type. Exact (percentile_cont over the jobs)
  * for ranges of less than two whole UTC days or with a queue or tenant filter (a tenant's jobs
  * read by index, migration 026); otherwise from the day histograms of the whole days in the range
- * (analytics_durations) and the jobs of the partial days at its edges, put in the same 2% buckets:
- * each percentile within about 1% of the exact one (docs/analytics.md), and the cost no longer
- * grows with the jobs of the range.
+ * (analytics_durations), the hour histograms of the whole hours of its partial edge days
+ * (analytics_durations_hourly, 027) and the jobs of its partial edge hours, put in the same 2%
+ * buckets: each percentile within about 1% of the exact one (docs/analytics.md), and the cost no
+ * longer grows with the jobs of the range.
  */
 export async function durations(db: Database, filters: AnalyticsFilters, from: Date, to: Date) {
   const days = wholeUnits(from, to, DAY_MS);
@@ -56,13 +43,20 @@ export async function durations(db: Database, filters: AnalyticsFilters, from: D
     );
   }
   const type = where(filters, ['type']);
-  const result = await sql<{ type: string; metric: string; buckets: number[]; jobs: number[] }>`
-    select type, metric, buckets, jobs from analytics_durations
+  const hours = wholeUnits(from, to, HOUR_MS);
+  const result = await sql<{ type: string; metric: string; histogram: Uint8Array }>`
+    select type, metric, histogram from analytics_durations
     where day >= ${days.first} and day < ${days.last} ${type}
     union all
-    select type, metric, array_agg(bucket order by bucket), array_agg(jobs order by bucket) from (
+    select type, metric, histogram from analytics_durations_hourly
+    where hour >= ${hours.first} and hour < ${days.first} ${type}
+    union all
+    select type, metric, histogram from analytics_durations_hourly
+    where hour >= ${days.last} and hour < ${hours.last} ${type}
+    union all
+    select type, metric, ${packed} from (
       select j.type, m.metric, ${bucketOf(sql`m.value`)} as bucket, count(*)::int as jobs
-      from (${edgeJobs('created_at', from, to, days, type)}) j
+      from (${edgeJobs('created_at', from, to, hours, type)}) j
       cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
         as m (metric, value)
       where m.value is not null
@@ -73,13 +67,13 @@ export async function durations(db: Database, filters: AnalyticsFilters, from: D
   for (const row of result.rows) {
     const metrics = types.get(row.type) ?? new Map<string, Histogram>();
     types.set(row.type, metrics);
-    const histogram = metrics.get(row.metric) ?? new Map<number, number>();
-    metrics.set(row.metric, add(histogram, row.buckets, row.jobs));
+    const histogram = metrics.get(row.metric) ?? new Histogram();
+    metrics.set(row.metric, histogram.add(row.histogram));
   }
   return {
     rows: [...types].map(([t, metrics]): Row => {
       const [wait, handle, total] = ['wait', 'handle', 'total'].map((m) =>
-        histogramPercentiles(sorted(metrics.get(m))),
+        (metrics.get(m) ?? new Histogram()).percentiles(),
       );
       return {
         type: t,
@@ -96,11 +90,13 @@ export async function durations(db: Database, filters: AnalyticsFilters, from: D
 
 /**
  * Per technician: jobs answered, active hours, handle p50/p90/p99 and exceptions. Exact for short
- * ranges or with a type, queue or tenant filter; otherwise from the per-hour and per-day people
- * rollups for the whole hours and days of the range, and the jobs of its partial edges (the handle
- * percentiles within about 1%, as the durations'; the counts exact). Each (hour, technician) is
- * one row there (the rollup's key; the edge jobs grouped so), so active hours are a count of rows,
- * and the names are joined to the 40-odd sums rather than to every row.
+ * ranges or with a type, queue or tenant filter; otherwise in one read of the people rollups
+ * (027): a row per technician and whole day of the range (analytics_people_daily, which keeps the
+ * day's active hours), per technician and whole hour of its partial edge days (analytics_people),
+ * and the jobs of its partial edge hours grouped per hour and technician, each row with its handle
+ * histogram (the percentiles within about 1%, as the durations'; the counts exact). The hours of
+ * the three parts never overlap, so active hours are the sum of the rows' hours. The rows come in
+ * the order of the names (PostgreSQL's, as the exact path's) and are summed here.
  */
 export async function people(db: Database, filters: AnalyticsFilters, from: Date, to: Date) {
   const days = wholeUnits(from, to, DAY_MS);
@@ -124,43 +120,70 @@ export async function people(db: Database, filters: AnalyticsFilters, from: Date
       group by j.answered_by, u.display_name, u.email order by name`,
     );
   }
-  const hours = wholeUnits(from, to, 3_600_000);
+  const hours = wholeUnits(from, to, HOUR_MS);
   const answered = sql`and answered_by is not null`;
-  const [counts, handles] = await Promise.all([
-    sql<Row>`
-      select x.user_id, coalesce(u.display_name, u.email, x.user_id::text) as name, x.jobs,
-        x.hours, x.exceptions
-      from (
-        select user_id, sum(jobs)::int as jobs, count(*)::int as hours,
-          sum(exceptions)::int as exceptions
-        from (
-          select hour, user_id, jobs, exceptions from analytics_people
-          where hour >= ${hours.first} and hour < ${hours.last}
-          union all
-          select date_bin('1 hour', answered_at, timestamptz '2000-01-01 00:00:00+00'),
-            answered_by, count(*), count(*) filter (where exception)
-          from (${edgeJobs('answered_at', from, to, hours, answered)}) e group by 1, 2
-        ) h group by user_id
-      ) x left join users u on u.id = x.user_id order by name`.execute(db),
-    sql<{ user_id: string; buckets: number[]; jobs: number[] }>`
-      select user_id, buckets, jobs from analytics_people_handle
+  const parts = await sql<{
+    user_id: string;
+    name: string;
+    jobs: number;
+    hours: number;
+    exceptions: number;
+    handle: Uint8Array;
+  }>`
+    with edge as (${edgeJobs('answered_at', from, to, hours, answered)}),
+    r as (
+      select user_id, jobs, hours, exceptions, handle from analytics_people_daily
       where day >= ${days.first} and day < ${days.last}
       union all
-      select user_id, array_agg(bucket order by bucket), array_agg(jobs order by bucket) from (
+      select user_id, jobs, 1, exceptions, handle from analytics_people
+      where hour >= ${hours.first} and hour < ${days.first}
+      union all
+      select user_id, jobs, 1, exceptions, handle from analytics_people
+      where hour >= ${days.last} and hour < ${hours.last}
+      union all
+      select answered_by, count(*)::int, 1, count(*) filter (where exception)::int, ''::bytea
+      from edge group by date_bin('1 hour', answered_at, timestamptz '2000-01-01 00:00:00+00'),
+        answered_by
+      union all
+      select user_id, 0, 0, 0, ${packed} from (
         select answered_by as user_id, ${bucketOf(sql`handle_s`)} as bucket, count(*)::int as jobs
-        from (${edgeJobs('answered_at', from, to, days, answered)}) e where handle_s is not null
-        group by 1, 2
-      ) e group by user_id`.execute(db),
-  ]);
-  const histograms = new Map<string, Histogram>();
-  for (const row of handles.rows) {
-    const histogram = histograms.get(row.user_id) ?? new Map<number, number>();
-    histograms.set(row.user_id, add(histogram, row.buckets, row.jobs));
+        from edge where handle_s is not null group by 1, 2
+      ) e group by user_id
+    )
+    select r.user_id, coalesce(u.display_name, u.email, r.user_id::text) as name, r.jobs, r.hours,
+      r.exceptions, r.handle
+    from r left join users u on u.id = r.user_id
+    order by name, r.user_id`.execute(db);
+  const sums = new Map<
+    string,
+    { name: string; jobs: number; hours: number; exceptions: number; histogram: Histogram }
+  >();
+  for (const part of parts.rows) {
+    const sum = sums.get(part.user_id) ?? {
+      name: part.name,
+      jobs: 0,
+      hours: 0,
+      exceptions: 0,
+      histogram: new Histogram(),
+    };
+    sums.set(part.user_id, sum);
+    sum.jobs += part.jobs;
+    sum.hours += part.hours;
+    sum.exceptions += part.exceptions;
+    sum.histogram.add(part.handle);
   }
   return {
-    rows: counts.rows.map((row): Row => {
-      const handle = histogramPercentiles(sorted(histograms.get(String(row.user_id))));
-      return { ...row, handle_n: handle.n, handle: handle.values };
+    rows: [...sums].map(([userId, sum]): Row => {
+      const handle = sum.histogram.percentiles();
+      return {
+        user_id: userId,
+        name: sum.name,
+        jobs: sum.jobs,
+        hours: sum.hours,
+        exceptions: sum.exceptions,
+        handle_n: handle.n,
+        handle: handle.values,
+      };
     }),
   };
 }

@@ -10,7 +10,7 @@ import { iso, num, percentiles } from './query.ts';
 
 /**
  * The dashboard's figures (issue 16): its queries run side by side, each over the rollups of
- * migrations 022, 025 and 026 (and the live queue for the oldest waiting job); see
+ * migrations 022 and 025-028 (and the live queue for the oldest waiting job); see
  * activity.ts (queues, desk, outcomes), durations.ts (times, people) and agreement-figures.ts.
  */
 

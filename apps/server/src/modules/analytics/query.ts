@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { AnalyticsFilters, Percentiles } from '@loopdesk/contracts/analytics.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { BUCKET_BASE } from './rollups.ts';
+import { BUCKET_BASE } from './hour-rollups.ts';
 
 /**
  * What the dashboard's queries (figures.ts and its parts) share: row reading, percentiles, the
@@ -100,6 +100,44 @@ export function histogramPercentiles(histogram: [number, number][] | undefined) 
   const list = histogram ?? [];
   const n = list.reduce((sum, [, jobs]) => sum + jobs, 0);
   return { n, values: [0.5, 0.9, 0.99].map((p) => fromHistogram(list, n, p)) };
+}
+
+/**
+ * A histogram being merged from packed ones (migration 027): each a `bytea` of 6-byte pairs in
+ * ascending buckets, the bucket a big-endian int16 and its jobs a big-endian int32 (made by
+ * `packed` in hour-rollups.ts). Read straight from the bytes, where a PostgreSQL array would be
+ * parsed from its text form character by character (most of a month's view, bench/README.md).
+ */
+export class Histogram {
+  /** Jobs per bucket, by bucket. */
+  private readonly jobs: number[] = [];
+
+  add(packed: Uint8Array | null | undefined): this {
+    if (!packed) {
+      return this;
+    }
+    const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+    for (let i = 0; i + 6 <= packed.byteLength; i += 6) {
+      const bucket = view.getInt16(i);
+      this.jobs[bucket] = (this.jobs[bucket] ?? 0) + view.getInt32(i + 2);
+    }
+    return this;
+  }
+
+  /** `[bucket, jobs]` in ascending buckets. */
+  entries(): [number, number][] {
+    const entries: [number, number][] = [];
+    this.jobs.forEach((jobs, bucket) => {
+      if (jobs) {
+        entries.push([bucket, jobs]);
+      }
+    });
+    return entries;
+  }
+
+  percentiles() {
+    return histogramPercentiles(this.entries());
+  }
 }
 
 /**

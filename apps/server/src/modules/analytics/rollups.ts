@@ -1,28 +1,20 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
+import { agreementDays } from '../../platform/db/migrations/028-analytics-agreement-days.ts';
 import { compareAnswers } from './agreement.ts';
+import { dayOf, hourOf, ORIGIN, refreshDurations, refreshPeople } from './hour-rollups.ts';
+
+export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
 
 /**
- * Brings the analytics rollups (migration 022) up to date from the job events (outbox), the jobs
- * and the audit rows. Incremental: each run recomputes only the jobs, hours and conversations
+ * Brings the analytics rollups (migrations 022-027) up to date from the job events (outbox), the
+ * jobs and the audit rows. Incremental: each run recomputes only the jobs, hours and conversations
  * touched since the last run (less a margin for transactions that committed late), so a run costs
  * what changed, not the whole history. Runs of several nodes are kept apart by an advisory lock.
  */
 
 /** Events written up to this long before a run's start are looked at again by the next run. */
 const MARGIN = '5 minutes';
-/** Hours are counted in UTC. */
-const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
-
-/**
- * Duration histograms: a value v ≥ 0 seconds falls in bucket ⌊ln(1 + v) ÷ ln(1.02)⌋, 2% wide; its
- * bucket's middle stands for it (figures.ts), within 1% of the value.
- */
-export const BUCKET_BASE = 1.02;
-export const bucketOf = (value: RawBuilder<unknown>) =>
-  sql`floor(ln(1 + greatest(${value}, 0)) / ln(${sql.lit(BUCKET_BASE)}))::int`;
-
-const hourOf = (column: string) => sql`date_bin('1 hour', ${sql.ref(column)}, ${ORIGIN})`;
 
 export interface RefreshResult {
   /** Jobs recomputed. */
@@ -41,7 +33,7 @@ export function createRollups(db: Database) {
       const start = state.rows[0]?.start ?? new Date();
 
       // Jobs: every job an event, a delivery or a change touched since then, from all its events.
-      const jobs = await sql<{ day: Date }>`
+      const jobs = await sql<{ hour: Date }>`
         with touched as (
           select job_id as id from outbox_events where created_at >= ${since} and job_id is not null
           union
@@ -94,30 +86,14 @@ export function createRollups(db: Database) {
           outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
           dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
           total_s = excluded.total_s
-        returning date_bin('1 day', created_at, ${ORIGIN}) as day`.execute(trx);
+        returning ${hourOf('created_at')} as hour`.execute(trx);
 
-      // Durations per arrival day and job type as histograms (DURATION_BUCKET), for the long
-      // ranges' percentiles: every day of a job recomputed, rebuilt whole from its jobs.
-      const days = [...new Set(jobs.rows.map((row) => new Date(row.day).toISOString()))].sort();
+      // Durations per arrival hour and job type as histograms (BUCKET_BASE), every hour of a job
+      // recomputed rebuilt whole from its jobs; then those hours' days summed from their hours.
+      const hours = [...new Set(jobs.rows.map((row) => new Date(row.hour).toISOString()))].sort();
+      const days = [...new Set(hours.map((hour) => dayOf(hour)))].sort();
       if (days.length > 0) {
-        await sql`delete from analytics_durations where day = any(${days}::timestamptz[])`.execute(
-          trx,
-        );
-        await sql`
-          insert into analytics_durations (day, type, metric, buckets, jobs)
-          select day, type, metric, array_agg(bucket order by bucket), array_agg(jobs order by bucket)
-          from (
-            select date_bin('1 day', j.created_at, ${ORIGIN}) as day, j.type, m.metric,
-              ${bucketOf(sql`m.value`)} as bucket, count(*)::int as jobs
-            from analytics_jobs j
-            cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
-              as m (metric, value)
-            where j.created_at >= ${days[0]}::timestamptz
-              and date_bin('1 day', j.created_at, ${ORIGIN}) = any(${days}::timestamptz[])
-              and m.value is not null
-            group by 1, 2, 3, 4
-          ) x
-          group by day, type, metric`.execute(trx);
+        await refreshDurations(trx, hours, days);
         // Outcomes per arrival day, job type, queue and tenant (migration 026), the same days.
         await sql`delete from analytics_outcomes where day = any(${days}::timestamptz[])`.execute(
           trx,
@@ -159,28 +135,7 @@ export function createRollups(db: Database) {
         select hour, queue, sum(arrivals)::int, sum(completions)::int, sum(ended)::int
         from analytics_hourly where hour >= ${fromHour} group by hour, queue`.execute(trx);
 
-      // People: answers per hour and technician from the first hour touched; handle histograms
-      // per answer day from the first day touched (answers are never moved back in time).
-      await sql`delete from analytics_people where hour >= ${fromHour}`.execute(trx);
-      await sql`
-        insert into analytics_people (hour, user_id, jobs, exceptions)
-        select ${hourOf('answered_at')}, answered_by, count(*)::int,
-          count(*) filter (where exception)::int
-        from analytics_jobs where answered_at >= ${fromHour} and answered_by is not null
-        group by 1, 2`.execute(trx);
-      const fromDay = sql`date_bin('1 day', ${since}::timestamptz, ${ORIGIN})`;
-      await sql`delete from analytics_people_handle where day >= ${fromDay}`.execute(trx);
-      await sql`
-        insert into analytics_people_handle (day, user_id, buckets, jobs)
-        select day, user_id, array_agg(bucket order by bucket), array_agg(jobs order by bucket)
-        from (
-          select date_bin('1 day', answered_at, ${ORIGIN}) as day, answered_by as user_id,
-            ${bucketOf(sql`handle_s`)} as bucket, count(*)::int as jobs
-          from analytics_jobs
-          where answered_at >= ${fromDay} and answered_by is not null and handle_s is not null
-          group by 1, 2, 3
-        ) x
-        group by day, user_id`.execute(trx);
+      await refreshPeople(trx, since);
 
       // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
       const touched = await sql<{ id: string }>`
@@ -290,6 +245,20 @@ export function createRollups(db: Database) {
               second_spans integer, matched_spans integer, category_pairs jsonb,
               outcome_differs boolean)
           on conflict (sample_job_id) do nothing`.execute(trx);
+      }
+
+      // Agreement per answer day (migration 028): the days of those samples, rebuilt whole.
+      const sampleDays = [...new Set(compared.map((row) => dayOf(row.answered_at)))].sort();
+      if (sampleDays.length > 0) {
+        await sql`delete from analytics_agreement_daily where day = any(${sampleDays}::timestamptz[])`.execute(
+          trx,
+        );
+        await sql`
+          insert into analytics_agreement_daily (day, type, lo, hi, samples, matched, spans, labels)
+          ${agreementDays(sql`g.answered_at >= ${sampleDays[0]}::timestamptz
+            and date_bin('1 day', g.answered_at, ${ORIGIN}) = any(${sampleDays}::timestamptz[])`)}`.execute(
+          trx,
+        );
       }
 
       await sql`

@@ -23,6 +23,8 @@ import * as assistantNotFound from './migrations/023-assistant-not-found.ts';
 import * as authoring from './migrations/024-authoring.ts';
 import * as agreement from './migrations/025-agreement.ts';
 import * as analyticsOutcomes from './migrations/026-analytics-outcomes.ts';
+import * as analyticsEdges from './migrations/027-analytics-edges.ts';
+import * as analyticsAgreementDays from './migrations/028-analytics-agreement-days.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +51,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '024-authoring': authoring,
   '025-agreement': agreement,
   '026-analytics-outcomes': analyticsOutcomes,
+  '027-analytics-edges': analyticsEdges,
+  '028-analytics-agreement-days': analyticsAgreementDays,
 };
 
 const provider: MigrationProvider = {
