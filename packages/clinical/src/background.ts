@@ -76,3 +76,23 @@ export function inBackground<T>(steps: Generator<void, T, void>, sliceMs = 10): 
     },
   };
 }
+
+/** Elements written between yields by `zeroed`. */
+const ZEROED_STEP = 1 << 18;
+
+/**
+ * A new typed array of `length`, its memory written (with zeros) a part per step. A fresh large
+ * buffer is mapped lazily: written first at random places (postings placed by bucket), every one
+ * of its pages would be faulted in within one step.
+ */
+export function* zeroed<T extends Int32Array | Uint32Array | Uint16Array>(
+  Type: new (length: number) => T,
+  length: number,
+): Generator<void, T, void> {
+  const array = new Type(length);
+  for (let from = 0; from < length; from += ZEROED_STEP) {
+    array.fill(0, from, Math.min(length, from + ZEROED_STEP));
+    yield;
+  }
+  return array;
+}

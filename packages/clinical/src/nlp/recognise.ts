@@ -173,7 +173,7 @@ export function createRecogniserInBackground(
 }
 
 /** The recogniser's build, a generator that yields every few dozen concepts. */
-function* buildRecogniser(
+export function* buildRecogniser(
   concepts: readonly Concept[],
   options: RecogniserOptions,
 ): Generator<void, Recogniser, void> {

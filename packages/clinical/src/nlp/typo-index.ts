@@ -1,4 +1,4 @@
-import { runSteps } from '../background.ts';
+import { runSteps, zeroed } from '../background.ts';
 import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
 
 /*
@@ -216,22 +216,79 @@ function* typoIndexArrays(
   }
   const mask = buckets - 1;
   const offsets = new Uint32Array(buckets + 1);
-  for (let p = 0; p < total; p++) {
+  // Postings placed between yields: each is a write to a random bucket (a cache miss or more).
+  // The loops are plain functions called per step: a generator's own loops run unoptimised longer.
+  const place = 16 * STEP;
+  for (let p = 0; p < total; p += place) {
+    countBuckets(hashes, offsets, mask, p, Math.min(total, p + place));
+    yield;
+  }
+  for (let i = 0; i < buckets; i += 128 * STEP) {
+    sumOffsets(offsets, i, Math.min(buckets, i + 128 * STEP));
+    yield;
+  }
+  const placing = {
+    counts,
+    hashes,
+    mask,
+    cursor: offsets.slice(0, buckets),
+    postings: yield* zeroed(Int32Array, total),
+    tags: yield* zeroed(Uint16Array, total),
+    id: 0,
+    p: 0,
+  };
+  while (placing.id < words.length) {
+    placePostings(placing, place);
+    yield;
+  }
+  const { postings, tags } = placing;
+  return { offsets, postings, tags };
+}
+
+/** Counts the postings [from, to) by bucket (in offsets[bucket + 1]). */
+function countBuckets(
+  hashes: Uint32Array,
+  offsets: Uint32Array,
+  mask: number,
+  from: number,
+  to: number,
+): void {
+  for (let p = from; p < to; p++) {
     const b = ((hashes[p] as number) & mask) + 1;
     offsets[b] = (offsets[b] as number) + 1;
-    if (p % (64 * STEP) === 64 * STEP - 1) {
-      yield;
-    }
   }
-  for (let i = 0; i < buckets; i++) {
+}
+
+/** Running sums of the bucket counts [from, to). */
+function sumOffsets(offsets: Uint32Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
     offsets[i + 1] = (offsets[i + 1] as number) + (offsets[i] as number);
   }
-  yield;
-  const cursor = offsets.slice(0, buckets);
-  const postings = new Int32Array(total);
-  const tags = new Uint16Array(total);
-  let p = 0;
-  for (let id = 0; id < words.length; id++) {
+}
+
+/** Places the postings of the next words, about `budget` of them, in their buckets. */
+function placePostings(
+  s: {
+    counts: Int32Array;
+    hashes: Uint32Array;
+    mask: number;
+    cursor: Uint32Array;
+    postings: Int32Array;
+    tags: Uint16Array;
+    id: number;
+    p: number;
+  },
+  budget: number,
+): void {
+  const { counts, hashes, mask, cursor, postings, tags } = s;
+  let { id, p } = s;
+  // At most `budget` postings or about 4 ms: the first call runs before the loop is optimised.
+  const end = p + budget;
+  const until = performance.now() + 4;
+  for (let n = 0; id < counts.length && p < end; id++) {
+    if (++n % 256 === 0 && performance.now() > until) {
+      break;
+    }
     for (let k = 0; k < (counts[id] as number); k++, p++) {
       const hash = hashes[p] as number;
       const b = hash & mask;
@@ -240,11 +297,9 @@ function* typoIndexArrays(
       postings[at] = id;
       tags[at] = tagOf(hash);
     }
-    if (id % (4 * STEP) === 4 * STEP - 1) {
-      yield;
-    }
   }
-  return { offsets, postings, tags };
+  s.id = id;
+  s.p = p;
 }
 
 /** Builds a `TypoIndex` of `words` (by number) for which `indexed` holds, in steps. */

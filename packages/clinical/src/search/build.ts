@@ -4,6 +4,7 @@
  * and the vocabulary's trie. A generator: it yields every few milliseconds of work (sorts included,
  * done as merges of sorted runs), so a background build never holds the event loop for long.
  */
+import { zeroed } from '../background.ts';
 import type { Concept } from '../kb/format.ts';
 import { buildKeyTrie, type KeyTrie } from './key-trie.ts';
 import { buildPrefixLists, type PrefixLists } from './prefix-lists.ts';
@@ -49,7 +50,7 @@ function* postingsOf(
   for (let k = 0; k < keyCount; k++) {
     offsets[k + 1] = (offsets[k + 1] as number) + (offsets[k] as number);
   }
-  const ids = new Int32Array(offsets[keyCount] as number);
+  const ids = yield* zeroed(Int32Array, offsets[keyCount] as number);
   const fill = offsets.slice(0, keyCount);
   for (let e = 0; e < entries; e++) {
     forEach(e, (k) => {
