@@ -14,6 +14,12 @@ export interface StepTimes {
   longest: { ms: number; cpuMs: number; majorGcMs: number; otherGcMs: number }[];
   /** The longest step with no full (mark-compact) collection in it. */
   longestWithoutMajorGcMs: number;
+  /**
+   * By this thread's processor time (what a loaded machine does not inflate): the longest step,
+   * and the longest with no full collection in it.
+   */
+  longestCpuMs: number;
+  longestCpuWithoutMajorGcMs: number;
   /** Steps over 50 ms wall clock. */
   over50: number;
   /** Full collections during the build: how many, and the longest pause. */
@@ -29,7 +35,7 @@ export async function timeSteps<T>(
   const minors: { start: number; end: number }[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
       const span = { start: entry.startTime, end: entry.startTime + entry.duration };
       if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
         gcs.push(span);
@@ -63,7 +69,10 @@ export async function timeSteps<T>(
   const within = (spans: readonly { start: number; end: number }[], i: number): number => {
     let ms = 0;
     for (const gc of spans) {
-      ms += Math.max(0, Math.min(gc.end, ends[i] as number) - Math.max(gc.start, starts[i] as number));
+      ms += Math.max(
+        0,
+        Math.min(gc.end, ends[i] as number) - Math.max(gc.start, starts[i] as number),
+      );
     }
     return ms;
   };
@@ -81,9 +90,16 @@ export async function timeSteps<T>(
     step.otherGcMs = within(minors, step.i);
   }
   let longestWithoutMajorGcMs = 0;
+  let longestCpuMs = 0;
+  let longestCpuWithoutMajorGcMs = 0;
   for (const step of all) {
-    if (step.ms > longestWithoutMajorGcMs && majorIn(step.i) === 0) {
-      longestWithoutMajorGcMs = step.ms;
+    longestCpuMs = Math.max(longestCpuMs, step.cpuMs);
+    if (
+      (step.ms > longestWithoutMajorGcMs || step.cpuMs > longestCpuWithoutMajorGcMs) &&
+      majorIn(step.i) === 0
+    ) {
+      longestWithoutMajorGcMs = Math.max(longestWithoutMajorGcMs, step.ms);
+      longestCpuWithoutMajorGcMs = Math.max(longestCpuWithoutMajorGcMs, step.cpuMs);
     }
   }
   return {
@@ -91,8 +107,15 @@ export async function timeSteps<T>(
     times: {
       steps: all.length,
       totalMs,
-      longest: longest.map(({ ms, cpuMs, majorGcMs, otherGcMs }) => ({ ms, cpuMs, majorGcMs, otherGcMs })),
+      longest: longest.map(({ ms, cpuMs, majorGcMs, otherGcMs }) => ({
+        ms,
+        cpuMs,
+        majorGcMs,
+        otherGcMs,
+      })),
       longestWithoutMajorGcMs,
+      longestCpuMs,
+      longestCpuWithoutMajorGcMs,
       over50: all.filter((s) => s.ms > 50).length,
       majorGcs: gcs.length,
       longestMajorGcMs: Math.max(0, ...gcs.map((gc) => gc.end - gc.start)),
@@ -106,10 +129,18 @@ export function reportSteps(prefix: string, times: StepTimes): void {
   console.log(`${prefix}.build_steps: ${times.steps} (${(times.totalMs / 1000).toFixed(1)} s)`);
   console.log(
     `${prefix}.longest_build_step_ms: ${times.longest
-      .map((s) => `${ms(s.ms)} (cpu ${ms(s.cpuMs)}, gc: full ${ms(s.majorGcMs)}, other ${ms(s.otherGcMs)})`)
+      .map(
+        (s) =>
+          `${ms(s.ms)} (cpu ${ms(s.cpuMs)}, gc: full ${ms(s.majorGcMs)}, other ${ms(s.otherGcMs)})`,
+      )
       .join(', ')}`,
   );
-  console.log(`${prefix}.longest_build_step_without_full_gc_ms: ${ms(times.longestWithoutMajorGcMs)}`);
+  console.log(
+    `${prefix}.longest_build_step_without_full_gc_ms: ${ms(times.longestWithoutMajorGcMs)}`,
+  );
+  console.log(
+    `${prefix}.longest_build_step_cpu_ms: ${ms(times.longestCpuMs)} (without a full gc in it ${ms(times.longestCpuWithoutMajorGcMs)})`,
+  );
   console.log(`${prefix}.build_steps_over_50_ms: ${times.over50}`);
   console.log(
     `${prefix}.build_full_gcs: ${times.majorGcs} (longest ${ms(times.longestMajorGcMs)} ms)`,

@@ -38,6 +38,8 @@ import { createRecogniser } from '../packages/clinical/src/nlp/recognise.ts';
 import { CHAT_MESSAGES } from '../packages/clinical/src/nlp/__fixtures__/chat-messages.ts';
 import { createConceptIndex as createReferenceIndex } from './typeahead-reference.ts';
 import { generateConcepts, queriesFor } from './typeahead-concepts.ts';
+import { reportSteps, timeSteps, type StepTimes } from './build-steps.ts';
+import { build } from '../packages/clinical/src/search/build.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TRGM_DB = process.env.BENCH_TRGM_DB ?? 'bench_search';
@@ -202,6 +204,7 @@ interface Row {
   flexsearch?: Timing & { buildMs: number; bytesPerName: number; overlap?: number };
   trgm?: Timing;
   ner?: { charactersPerSecond: number; bytesPerConcept: number; buildMs: number };
+  steps?: StepTimes;
 }
 
 const kb = loadKnowledgeBase(
@@ -338,6 +341,11 @@ for (const size of SIZES) {
   }
   index = undefined;
 
+  // The background build (the server's from BACKGROUND_INDEX_CONCEPTS on) driven step by step:
+  // how long one step holds the event loop (issue 22: under ~50 ms).
+  row.steps = (await timeSteps(build(concepts))).times;
+  reportSteps('loopdesk', row.steps);
+
   if (peers && PEERS.has('recogniser')) {
     // Recognition over the shipped knowledge base grown by the generated concepts: the chat
     // messages do not get longer, only the dictionary does.
@@ -377,6 +385,16 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
     `| ${r.size.toLocaleString('en')} | ${ms(r.ours.p50)} | ${ms(r.ours.p95)} | ${r.ours.qps.toFixed(0)} | ${(r.buildMs / 1000).toFixed(2)} s | ${r.bytesPerName.toFixed(0)} | ${ms(r.reference?.p95)} | ${r.reference ? r.reference.overlap.toFixed(3) : '–'} | ${x(r.trgm && r.oursPeerSet.p95 / r.trgm.p95)} | ${x(r.minisearch && r.oursPeerSet.p95 / r.minisearch.p95)} | ${x(r.flexsearch && r.oursPeerSet.p95 / r.flexsearch.p95)} | ${r.ner ? r.ner.charactersPerSecond.toFixed(0) : '–'} | ${r.ner ? r.ner.bytesPerConcept.toFixed(0) : '–'} |`,
+  );
+}
+console.log(
+  '\n| concepts | background build: steps | longest build step (thread CPU, full GC in it) | longest without a full GC | longest by thread CPU (without a full GC) | steps over 50 ms | full GCs |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  const top = r.steps?.longest[0];
+  console.log(
+    `| ${r.size.toLocaleString('en')} | ${r.steps?.steps ?? '–'} | ${top ? `${ms(top.ms)} (${ms(top.cpuMs)}, ${ms(top.majorGcMs)})` : '–'} | ${ms(r.steps?.longestWithoutMajorGcMs)} | ${ms(r.steps?.longestCpuMs)} (${ms(r.steps?.longestCpuWithoutMajorGcMs)}) | ${r.steps?.over50 ?? '–'} | ${r.steps?.majorGcs ?? '–'} |`,
   );
 }
 const first = rows[0];

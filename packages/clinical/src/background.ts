@@ -53,8 +53,8 @@ export function inBackground<T>(steps: Generator<void, T, void>, sliceMs = 10): 
     const slice = () => {
       try {
         run(performance.now() + sliceMs);
-      } catch (error) {
-        reject(error as Error);
+      } catch {
+        reject(failure ?? new Error('the build failed'));
         return;
       }
       if (built) {

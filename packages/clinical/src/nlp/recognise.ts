@@ -232,8 +232,7 @@ export function* buildRecogniser(
     insert(cueTrie, nameKeys(cue.phrase), cue);
   }
 
-  const typos =
-    options.fuzzy === false ? undefined : yield* fuzzyMatcher(names, options.typoIndex);
+  const typos = options.fuzzy === false ? undefined : yield* fuzzyMatcher(names, options.typoIndex);
   const fuzzyWord = typos?.fuzzyWord;
 
   /**

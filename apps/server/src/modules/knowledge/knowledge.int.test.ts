@@ -111,7 +111,9 @@ describe('a knowledge base past the background-index threshold', () => {
     expect(found.entities).toContainEqual(
       expect.objectContaining({
         original: name,
-        concepts: [expect.objectContaining({ coding: expect.objectContaining({ code: `GEN:${last}` }) })],
+        concepts: [
+          expect.objectContaining({ coding: expect.objectContaining({ code: `GEN:${last}` }) }),
+        ],
       }),
     );
   }, 300_000);
