@@ -4,7 +4,9 @@
  * per size, measured round by round in turn in one process so that the machine's load falls on
  * every size alike. Prints per size the build time, the recogniser's memory per concept (heap and
  * array buffers after building minus before, over the concepts given), characters per second
- * (wall and per CPU second), the ratio to the smallest size, and the goal line (within 10%).
+ * (wall and per CPU second), the ratio to the smallest size, and the goal line (within 10%); and
+ * how long one step of the recogniser's stepwise build (the server's background build) holds the
+ * event loop.
  * With BENCH_RECOGNITION_SCAN=1 the typo rule also runs without its index (the word compared with
  * every word of the dictionary: the reference, slow at large sizes). BENCH_RECOGNITION_TYPO=1
  * times the typo look-up alone (index, and with SCAN the comparison with every word).
@@ -16,7 +18,8 @@ import path from 'node:path';
 import type { Concept } from '../packages/clinical/src/kb/format.ts';
 import { loadKnowledgeBase } from '../packages/clinical/src/kb/integrity.ts';
 import type { Recogniser } from '../packages/clinical/src/nlp/recognise.ts';
-import { createRecogniser } from '../packages/clinical/src/nlp/recognise.ts';
+import { buildRecogniser, createRecogniser } from '../packages/clinical/src/nlp/recognise.ts';
+import { reportSteps, timeSteps } from './build-steps.ts';
 import { TypoIndex, typoWords } from '../packages/clinical/src/nlp/typo-index.ts';
 import { CHAT_MESSAGES } from '../packages/clinical/src/nlp/__fixtures__/chat-messages.ts';
 
@@ -152,7 +155,10 @@ for (const size of SIZES) {
     const before = await memory();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const recogniser = createRecogniser(concepts, reference ? { typoIndex: false } : {});
+    // The recogniser's build driven step by step (as the server's background build runs it):
+    // how long one step holds the event loop.
+    const stepped = reference ? undefined : await timeSteps(buildRecogniser(concepts, {}));
+    const recogniser = stepped?.value ?? createRecogniser(concepts, { typoIndex: false });
     const cpu = process.cpuUsage(cpu0);
     const built = (performance.now() - t0) / 1000;
     const bytes = (await memory()) - before;
@@ -160,6 +166,9 @@ for (const size of SIZES) {
     console.log(
       `${name}.build_seconds: ${built.toFixed(1)} (CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)})  ${name}.bytes_per_concept: ${(bytes / concepts.length).toFixed(0)}  (${concepts.length} concepts, ${recogniser.size} names, ${(bytes / 2 ** 20).toFixed(0)} MiB)`,
     );
+    if (stepped) {
+      reportSteps(name, stepped.times);
+    }
     subjects.push({ name, size, recogniser, seconds: 0, cpuSeconds: 0, characters: 0 });
   }
 }

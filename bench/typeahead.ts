@@ -37,6 +37,9 @@ import type { Concept } from '../packages/clinical/src/kb/format.ts';
 import { createRecogniser } from '../packages/clinical/src/nlp/recognise.ts';
 import { CHAT_MESSAGES } from '../packages/clinical/src/nlp/__fixtures__/chat-messages.ts';
 import { createConceptIndex as createReferenceIndex } from './typeahead-reference.ts';
+import { generateConcepts, queriesFor } from './typeahead-concepts.ts';
+import { reportSteps, timeSteps, type StepTimes } from './build-steps.ts';
+import { build } from '../packages/clinical/src/search/build.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TRGM_DB = process.env.BENCH_TRGM_DB ?? 'bench_search';
@@ -78,101 +81,6 @@ function memory(): number {
   gc();
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
-}
-
-// A small deterministic generator, so every run searches the same names. Before issue 22 it
-// multiplied in floating point, lost the low bits and repeated itself after about 10,000 draws:
-// the generated "terminology" was the same 659 concepts over and over (1,000,000 concepts were
-// 1,500 copies of each). BENCH_LEGACY_GENERATOR=1 brings that back, to compare with old figures.
-const LEGACY = process.env.BENCH_LEGACY_GENERATOR === '1';
-let seed = 42;
-const random = () => {
-  seed = LEGACY
-    ? (seed * 1_103_515_245 + 12_345) % 2 ** 31
-    : (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-  return seed / 2 ** 31;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const SYLLABLES = [
-  'ab',
-  'ac',
-  'al',
-  'an',
-  'ar',
-  'bro',
-  'car',
-  'cho',
-  'der',
-  'dia',
-  'en',
-  'fib',
-  'gas',
-  'hep',
-  'ic',
-  'in',
-  'ing',
-  'ism',
-  'itis',
-  'lo',
-  'ma',
-  'neu',
-  'os',
-  'pa',
-  'per',
-  'pho',
-  'pul',
-  'ra',
-  'ren',
-  'ro',
-  'sis',
-  'ta',
-  'thy',
-  'tri',
-  'ur',
-  'vas',
-];
-const word = () =>
-  Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join('');
-const phrase = () => Array.from({ length: 1 + Math.floor(random() * 3) }, word).join(' ');
-
-function generateConcepts(count: number): Concept[] {
-  seed = 42; // every size starts the same: 100,000 is the start of 1,000,000
-  // The fields search does not read are shared by every concept, so 5,000,000 fit in memory.
-  const none = Object.freeze([]) as unknown as [];
-  const provenance = [{ source: 'bench', reference: 'generated' }];
-  const concepts: Concept[] = [];
-  for (let i = 0; i < count; i++) {
-    concepts.push({
-      id: `BENCH:${i}`,
-      canonicalName: phrase(),
-      aliases: random() < 0.5 ? [phrase()] : none,
-      class: random() < 0.3 ? 'condition' : 'symptom',
-      codes: none,
-      provenance,
-      parents: none,
-      bodySystems: none,
-      anatomicalLocations: none,
-      pathologicalProcesses: none,
-    } as unknown as Concept);
-  }
-  return concepts;
-}
-
-function queriesFor(concepts: readonly Concept[]): string[] {
-  const queries: string[] = [];
-  for (let i = 0; i < QUERIES; i++) {
-    const name = pick(concepts).canonicalName;
-    const kind = i % 3;
-    if (kind === 0) {
-      queries.push(name.slice(0, Math.max(3, Math.floor(name.length / 2)))); // typing a prefix
-    } else if (kind === 1) {
-      queries.push(name); // the whole name
-    } else {
-      const at = 1 + Math.floor(random() * (name.length - 2));
-      queries.push(name.slice(0, at) + name.slice(at + 1)); // a dropped letter
-    }
-  }
-  return queries;
 }
 
 function percentile(values: number[], p: number): number {
@@ -296,6 +204,7 @@ interface Row {
   flexsearch?: Timing & { buildMs: number; bytesPerName: number; overlap?: number };
   trgm?: Timing;
   ner?: { charactersPerSecond: number; bytesPerConcept: number; buildMs: number };
+  steps?: StepTimes;
 }
 
 const kb = loadKnowledgeBase(
@@ -311,7 +220,7 @@ const rows: Row[] = [];
 
 for (const size of SIZES) {
   let concepts: Concept[] | undefined = generateConcepts(size);
-  const queries = queriesFor(concepts);
+  const queries = queriesFor(concepts, QUERIES);
   const peerQueries = queries.slice(0, PEER_QUERIES);
   const names = concepts.reduce((n, c) => n + 1 + c.aliases.length, 0);
   console.log(`\n# ${size} concepts, ${names} names`);
@@ -432,6 +341,11 @@ for (const size of SIZES) {
   }
   index = undefined;
 
+  // The background build (the server's from BACKGROUND_INDEX_CONCEPTS on) driven step by step:
+  // how long one step holds the event loop (issue 22: under ~50 ms).
+  row.steps = (await timeSteps(build(concepts))).times;
+  reportSteps('loopdesk', row.steps);
+
   if (peers && PEERS.has('recogniser')) {
     // Recognition over the shipped knowledge base grown by the generated concepts: the chat
     // messages do not get longer, only the dictionary does.
@@ -471,6 +385,16 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
     `| ${r.size.toLocaleString('en')} | ${ms(r.ours.p50)} | ${ms(r.ours.p95)} | ${r.ours.qps.toFixed(0)} | ${(r.buildMs / 1000).toFixed(2)} s | ${r.bytesPerName.toFixed(0)} | ${ms(r.reference?.p95)} | ${r.reference ? r.reference.overlap.toFixed(3) : '–'} | ${x(r.trgm && r.oursPeerSet.p95 / r.trgm.p95)} | ${x(r.minisearch && r.oursPeerSet.p95 / r.minisearch.p95)} | ${x(r.flexsearch && r.oursPeerSet.p95 / r.flexsearch.p95)} | ${r.ner ? r.ner.charactersPerSecond.toFixed(0) : '–'} | ${r.ner ? r.ner.bytesPerConcept.toFixed(0) : '–'} |`,
+  );
+}
+console.log(
+  '\n| concepts | background build: steps | longest build step (thread CPU, full GC in it) | longest without a full GC | longest by thread CPU (without a full GC) | steps over 50 ms | full GCs |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  const top = r.steps?.longest[0];
+  console.log(
+    `| ${r.size.toLocaleString('en')} | ${r.steps?.steps ?? '–'} | ${top ? `${ms(top.ms)} (${ms(top.cpuMs)}, ${ms(top.majorGcMs)})` : '–'} | ${ms(r.steps?.longestWithoutMajorGcMs)} | ${ms(r.steps?.longestCpuMs)} (${ms(r.steps?.longestCpuWithoutMajorGcMs)}) | ${r.steps?.over50 ?? '–'} | ${r.steps?.majorGcs ?? '–'} |`,
   );
 }
 const first = rows[0];

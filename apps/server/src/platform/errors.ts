@@ -177,3 +177,19 @@ export function routerRefusal(
     .status(400)
     .send(errorBody(400, 'The request could not be routed: check its method, path and headers.'));
 }
+
+/**
+ * Waits for something built in the background from the knowledge base (concept search, the
+ * recogniser: issue 22). A build that failed answers 503 with what to do, rather than a partial
+ * answer or an unexplained 500.
+ */
+export async function awaitBuild(ready: Promise<void>, what: string): Promise<void> {
+  try {
+    await ready;
+  } catch (error) {
+    throw new AppError(
+      503,
+      `${what} is not available: building it from the knowledge base failed (${(error as Error).message}). Fix the knowledge base (KB_PATH) and restart the server; the server log has the error.`,
+    );
+  }
+}

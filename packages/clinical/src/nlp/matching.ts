@@ -2,7 +2,7 @@ import type { Concept } from '../kb/format.ts';
 import type { NameTrie } from './name-trie.ts';
 import { NONE } from './name-trie.ts';
 import type { Token } from './tokenise.ts';
-import { TypoIndex, typoWords } from './typo-index.ts';
+import { buildTypoIndex, typoWords } from './typo-index.ts';
 import { TEXTING } from './normalise.ts';
 import { CANNOT, cannotAt, LINK, unitKey } from './names.ts';
 import { COMMON_WORDS, FILLER_WORDS, LINKING_WORDS } from './word-lists.ts';
@@ -185,20 +185,25 @@ export function find<T>(root: TrieNode<T>, keys: readonly string[]): TrieNode<T>
   return at;
 }
 
+export interface FuzzyMatcher {
+  fuzzyWord: (key: string, at: number) => number[];
+  startText: () => void;
+}
+
 /**
- * The typo rule over a trie of names: the children of a node a word may be a misspelling of, in
+ * The typo rule over a trie of names (built in steps, the deletion index's): the children of a node a word may be a misspelling of, in
  * the node's order. The words the rule accepts are found once per word of the text (in the
  * deletion index, or with `typoIndex` false by comparing the word with every word of the
  * dictionary), then each node keeps those it has a child by. `startText` forgets the words of
  * the text before.
  */
-export function fuzzyMatcher(
+export function* fuzzyMatcher(
   trie: NameTrie,
   typoIndex = true,
-): { fuzzyWord: (key: string, at: number) => number[]; startText: () => void } {
+): Generator<void, FuzzyMatcher, void> {
   const link = trie.wordId(LINK);
   const skip = (id: number) => id === link;
-  const index = typoIndex ? new TypoIndex(trie.words, (id) => !skip(id)) : undefined;
+  const index = typoIndex ? yield* buildTypoIndex(trie.words, (id) => !skip(id)) : undefined;
   const accepted = new Map<string, number[]>();
   const fuzzyWord = (key: string, at: number): number[] => {
     // Only words the dictionary does not know and that are no everyday word ('would' is not

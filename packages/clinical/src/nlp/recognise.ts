@@ -1,3 +1,4 @@
+import { inBackground, runSteps } from '../background.ts';
 import type { Concept, ConceptClass } from '../kb/format.ts';
 import { OBSERVATION_CLASSES } from '../kb/format.ts';
 import type { Cue, CueCategory } from './cues.ts';
@@ -93,7 +94,15 @@ export interface Recogniser {
   lookup(id: string): Concept | undefined;
   /** Number of distinct names in the dictionary. */
   readonly size: number;
+  /**
+   * Settles when the recogniser is built: at once, or when a background build ends (rejecting
+   * when it fails). See `createRecogniserInBackground`.
+   */
+  readonly ready: Promise<void>;
 }
+
+/** Concepts read between yields of a stepwise build (about a millisecond of work). */
+const STEP = 64;
 
 /** Classes recognised unless told otherwise. */
 export const DEFAULT_RECOGNISED_CLASSES: readonly ConceptClass[] = [
@@ -137,6 +146,37 @@ export function createRecogniser(
   concepts: readonly Concept[],
   options: RecogniserOptions = {},
 ): Recogniser {
+  return runSteps(buildRecogniser(concepts, options));
+}
+
+/**
+ * Builds the recogniser in steps of about `sliceMs` (default 10 ms), giving the event loop back
+ * between them, so a server answers (`/healthz` included) while a large knowledge base is read
+ * (36 s at a million concepts). Callers await `ready` (it rejects when the build fails); a text
+ * recognised before the end finishes the build synchronously: it is never read with a part of the
+ * dictionary.
+ */
+export function createRecogniserInBackground(
+  concepts: readonly Concept[],
+  options: RecogniserOptions & { sliceMs?: number } = {},
+): Recogniser {
+  // The built recogniser's own `ready` (settled) is not shown: this one is.
+  const building = inBackground(buildRecogniser(concepts, options), options.sliceMs);
+  return {
+    get size() {
+      return building.value().size;
+    },
+    ready: building.ready,
+    recognise: (text) => building.value().recognise(text),
+    lookup: (id) => building.value().lookup(id),
+  };
+}
+
+/** The recogniser's build, a generator that yields every few dozen concepts. */
+export function* buildRecogniser(
+  concepts: readonly Concept[],
+  options: RecogniserOptions,
+): Generator<void, Recogniser, void> {
   const classes = new Set(options.classes ?? DEFAULT_RECOGNISED_CLASSES);
   const ignored = new Set(
     (options.ignoreNames ?? DEFAULT_IGNORED_NAMES).map((n) => nameKeys(n).join(' ')),
@@ -148,9 +188,13 @@ export function createRecogniser(
   // Names said another way by rule; a way that is already some concept's written name is left
   // to that concept, so they are inserted after every written name.
   const derived: [string[], NameEntryInput][] = [];
-  concepts.forEach((concept, c) => {
+  for (let c = 0; c < concepts.length; c++) {
+    const concept = concepts[c] as Concept;
+    if (c % STEP === STEP - 1) {
+      yield;
+    }
     if (!classes.has(concept.class)) {
-      return;
+      continue;
     }
     const seen = new Set<string>();
     [concept.canonicalName, ...concept.aliases].forEach((name, i) => {
@@ -169,11 +213,15 @@ export function createRecogniser(
         ]);
       }
     });
-  });
-  for (const [keys, entry] of derived) {
+  }
+  for (let d = 0; d < derived.length; d++) {
+    const [keys, entry] = derived[d] as [string[], NameEntryInput];
     if (!names.heldByWrittenOr(names.find(keys), entry.concept)) {
       names.insert(keys, entry);
       size++;
+    }
+    if (d % (16 * STEP) === 16 * STEP - 1) {
+      yield;
     }
   }
   derived.length = 0;
@@ -184,7 +232,7 @@ export function createRecogniser(
     insert(cueTrie, nameKeys(cue.phrase), cue);
   }
 
-  const typos = options.fuzzy === false ? undefined : fuzzyMatcher(names, options.typoIndex);
+  const typos = options.fuzzy === false ? undefined : yield* fuzzyMatcher(names, options.typoIndex);
   const fuzzyWord = typos?.fuzzyWord;
 
   /**
@@ -397,9 +445,17 @@ export function createRecogniser(
     return entities;
   }
 
-  const byId = new Map(concepts.map((c) => [c.id, c]));
+  const byId = new Map<string, Concept>();
+  for (let c = 0; c < concepts.length; c++) {
+    const concept = concepts[c] as Concept;
+    byId.set(concept.id, concept);
+    if (c % (64 * STEP) === 64 * STEP - 1) {
+      yield;
+    }
+  }
   return {
     size,
+    ready: Promise.resolve(),
     lookup: (id) => byId.get(id),
     recognise(text) {
       typos?.startText();

@@ -1,3 +1,4 @@
+import { runSteps, zeroed } from '../background.ts';
 import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
 
 /*
@@ -155,6 +156,160 @@ const indexedBudget = (word: string): number => (word.length === 4 ? 1 : 2);
 /** A second 16-bit hash of a deletion, kept with each posting to skip other deletions' words. */
 const tagOf = (hash: number): number => Math.imul(hash, 0x9e3779b1) >>> 16;
 
+/** The typed arrays of a `TypoIndex`. */
+export interface TypoIndexArrays {
+  /** Postings of bucket b: offsets[b] .. offsets[b + 1] (a power of two buckets, plus one). */
+  offsets: Uint32Array;
+  postings: Int32Array;
+  tags: Uint16Array;
+}
+
+/** Words hashed between yields while the index is built (a few milliseconds of work). */
+const STEP = 2_000;
+
+/**
+ * Builds the index's arrays, yielding every few thousand words: one hashing pass into a scratch
+ * array (the postings of each word in turn), then the postings placed by bucket.
+ */
+function* typoIndexArrays(
+  words: readonly string[],
+  indexed: (id: number) => boolean,
+): Generator<void, TypoIndexArrays, void> {
+  const counts = new Int32Array(words.length);
+  const singles: (string | undefined)[] = [];
+  let total = 0;
+  for (let id = 0; id < words.length; id++) {
+    const word = words[id] as string;
+    if (word.length >= 4 && indexed(id)) {
+      // Not through the cache: it is kept for the words of the texts.
+      const single = undouble(word);
+      singles[id] = single === word ? undefined : single;
+      const count = deletionCount(word.length, indexedBudget(word)) + (single === word ? 0 : 1);
+      counts[id] = count;
+      total += count;
+    }
+    if (id % (8 * STEP) === 8 * STEP - 1) {
+      yield;
+    }
+  }
+  const hashes = new Uint32Array(total);
+  let filled = 0;
+  const keep = (hash: number) => {
+    hashes[filled++] = hash;
+  };
+  for (let id = 0; id < words.length; id++) {
+    if (counts[id] !== 0) {
+      const word = words[id] as string;
+      forEachDeletion(word, indexedBudget(word), keep);
+      const single = singles[id];
+      if (single !== undefined) {
+        keep(hashOf(single));
+      }
+    }
+    if (id % STEP === STEP - 1) {
+      yield;
+    }
+  }
+  let buckets = 1024;
+  while (buckets * 4 < total) {
+    buckets *= 2;
+  }
+  const mask = buckets - 1;
+  const offsets = new Uint32Array(buckets + 1);
+  // Postings placed between yields: each is a write to a random bucket (a cache miss or more).
+  // The loops are plain functions called per step: a generator's own loops run unoptimised longer.
+  const place = 16 * STEP;
+  for (let p = 0; p < total; p += place) {
+    countBuckets(hashes, offsets, mask, p, Math.min(total, p + place));
+    yield;
+  }
+  for (let i = 0; i < buckets; i += 128 * STEP) {
+    sumOffsets(offsets, i, Math.min(buckets, i + 128 * STEP));
+    yield;
+  }
+  const placing = {
+    counts,
+    hashes,
+    mask,
+    cursor: offsets.slice(0, buckets),
+    postings: yield* zeroed(Int32Array, total),
+    tags: yield* zeroed(Uint16Array, total),
+    id: 0,
+    p: 0,
+  };
+  while (placing.id < words.length) {
+    placePostings(placing, place);
+    yield;
+  }
+  const { postings, tags } = placing;
+  return { offsets, postings, tags };
+}
+
+/** Counts the postings [from, to) by bucket (in offsets[bucket + 1]). */
+function countBuckets(
+  hashes: Uint32Array,
+  offsets: Uint32Array,
+  mask: number,
+  from: number,
+  to: number,
+): void {
+  for (let p = from; p < to; p++) {
+    const b = ((hashes[p] as number) & mask) + 1;
+    offsets[b] = (offsets[b] as number) + 1;
+  }
+}
+
+/** Running sums of the bucket counts [from, to). */
+function sumOffsets(offsets: Uint32Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    offsets[i + 1] = (offsets[i + 1] as number) + (offsets[i] as number);
+  }
+}
+
+/** Places the postings of the next words, about `budget` of them, in their buckets. */
+function placePostings(
+  s: {
+    counts: Int32Array;
+    hashes: Uint32Array;
+    mask: number;
+    cursor: Uint32Array;
+    postings: Int32Array;
+    tags: Uint16Array;
+    id: number;
+    p: number;
+  },
+  budget: number,
+): void {
+  const { counts, hashes, mask, cursor, postings, tags } = s;
+  let { id, p } = s;
+  // At most `budget` postings or about 4 ms: the first call runs before the loop is optimised.
+  const end = p + budget;
+  const until = performance.now() + 4;
+  for (let n = 0; id < counts.length && p < end; id++) {
+    if (++n % 256 === 0 && performance.now() > until) {
+      break;
+    }
+    for (let k = 0; k < (counts[id] as number); k++, p++) {
+      const hash = hashes[p] as number;
+      const b = hash & mask;
+      const at = cursor[b] as number;
+      cursor[b] = at + 1;
+      postings[at] = id;
+      tags[at] = tagOf(hash);
+    }
+  }
+  s.id = id;
+  s.p = p;
+}
+
+/** Builds a `TypoIndex` of `words` (by number) for which `indexed` holds, in steps. */
+export function* buildTypoIndex(
+  words: readonly string[],
+  indexed: (id: number) => boolean,
+): Generator<void, TypoIndex, void> {
+  return new TypoIndex(words, yield* typoIndexArrays(words, indexed));
+}
+
 /**
  * The deletion index: buckets by hash (a power of two, about four postings each), each posting a
  * word number and the deletion's tag, all in typed arrays (seven bytes or so a posting).
@@ -167,69 +322,19 @@ export class TypoIndex {
   private readonly seen: Int32Array;
   private stamp = 0;
 
-  /** Indexes `words` (by number) for which `indexed` holds. */
+  /** Indexes `words` (by number) for which `indexed` holds; see `buildTypoIndex`. */
+  constructor(words: readonly string[], indexed: (id: number) => boolean);
+  /** An index already built (by `buildTypoIndex`). */
+  constructor(words: readonly string[], built: TypoIndexArrays);
   constructor(
     private readonly words: readonly string[],
-    indexed: (id: number) => boolean,
+    from: ((id: number) => boolean) | TypoIndexArrays,
   ) {
-    // One hashing pass into a scratch array (the postings of each word in turn), then the
-    // postings placed by bucket.
-    const counts = new Int32Array(words.length);
-    const singles: (string | undefined)[] = [];
-    let total = 0;
-    words.forEach((word, id) => {
-      if (word.length < 4 || !indexed(id)) {
-        return;
-      }
-      // Not through the cache: it is kept for the words of the texts.
-      const single = undouble(word);
-      singles[id] = single === word ? undefined : single;
-      counts[id] = deletionCount(word.length, indexedBudget(word)) + (single === word ? 0 : 1);
-      total += counts[id];
-    });
-    const hashes = new Uint32Array(total);
-    let filled = 0;
-    const keep = (hash: number) => {
-      hashes[filled++] = hash;
-    };
-    words.forEach((word, id) => {
-      if (counts[id] !== 0) {
-        forEachDeletion(word, indexedBudget(word), keep);
-        const single = singles[id];
-        if (single !== undefined) {
-          keep(hashOf(single));
-        }
-      }
-    });
-    let buckets = 1024;
-    while (buckets * 4 < total) {
-      buckets *= 2;
-    }
-    const mask = buckets - 1;
-    this.mask = mask;
-    const offsets = new Uint32Array(buckets + 1);
-    for (let p = 0; p < total; p++) {
-      const b = ((hashes[p] as number) & mask) + 1;
-      offsets[b] = (offsets[b] as number) + 1;
-    }
-    for (let i = 0; i < buckets; i++) {
-      offsets[i + 1] = (offsets[i + 1] as number) + (offsets[i] as number);
-    }
-    const cursor = offsets.slice(0, buckets);
-    this.postings = new Int32Array(total);
-    this.tags = new Uint16Array(total);
-    let p = 0;
-    for (let id = 0; id < words.length; id++) {
-      for (let k = 0; k < (counts[id] as number); k++, p++) {
-        const hash = hashes[p] as number;
-        const b = hash & mask;
-        const at = cursor[b] as number;
-        cursor[b] = at + 1;
-        this.postings[at] = id;
-        this.tags[at] = tagOf(hash);
-      }
-    }
-    this.offsets = offsets;
+    const built = typeof from === 'function' ? runSteps(typoIndexArrays(words, from)) : from;
+    this.offsets = built.offsets;
+    this.postings = built.postings;
+    this.tags = built.tags;
+    this.mask = built.offsets.length - 2;
     this.seen = new Int32Array(words.length);
   }
 

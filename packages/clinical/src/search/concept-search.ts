@@ -3,6 +3,7 @@
  * is built by `build.ts`, queried by `query.ts`; text helpers live in `text.ts` (issue 22).
  */
 import type { Concept, ConceptClass } from '../kb/format.ts';
+import { inBackground, runSteps } from '../background.ts';
 import { build, type Built } from './build.ts';
 import { search } from './query.ts';
 
@@ -78,12 +79,7 @@ export function createConceptIndex(
   concepts: readonly Concept[],
   options: ConceptIndexOptions = {},
 ): ConceptIndex {
-  const steps = build(concepts);
-  let step = steps.next();
-  while (!step.done) {
-    step = steps.next();
-  }
-  const built = step.value;
+  const built = runSteps(build(concepts));
   return indexOver(() => built, concepts.length, options, Promise.resolve());
 }
 
@@ -95,51 +91,14 @@ export type BackgroundConceptIndex = ConceptIndex;
 
 /**
  * Builds the index in steps of about `sliceMs` (default 10 ms), giving the event loop back between
- * them, so a server answers (`/healthz` included) while a large terminology is indexed. A search
- * that comes before the end finishes the build synchronously: it is never answered from a part.
+ * them, so a server answers (`/healthz` included) while a large terminology is indexed. Callers
+ * await `ready` (it rejects when the build fails); a search that comes before the end finishes the
+ * build synchronously: it is never answered from a part.
  */
 export function createConceptIndexInBackground(
   concepts: readonly Concept[],
   options: ConceptIndexOptions & { sliceMs?: number } = {},
 ): BackgroundConceptIndex {
-  const sliceMs = options.sliceMs ?? 10;
-  const steps = build(concepts);
-  let built: Built | undefined;
-  let failure: unknown;
-  const run = (until: number): Built => {
-    if (failure !== undefined) {
-      throw failure as Error;
-    }
-    try {
-      while (!built) {
-        const step = steps.next();
-        if (step.done) {
-          built = step.value;
-        } else if (performance.now() > until) {
-          break;
-        }
-      }
-    } catch (error) {
-      failure = error;
-      throw error;
-    }
-    return built as Built;
-  };
-  const ready = new Promise<void>((resolve, reject) => {
-    const slice = () => {
-      try {
-        run(performance.now() + sliceMs);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (built) {
-        resolve();
-      } else {
-        setTimeout(slice, 0);
-      }
-    };
-    setTimeout(slice, 0);
-  });
-  return indexOver(() => built ?? run(Infinity), concepts.length, options, ready);
+  const building = inBackground(build(concepts), options.sliceMs);
+  return indexOver(() => building.value(), concepts.length, options, building.ready);
 }

@@ -5,6 +5,26 @@
  * becomes a space, spaces collapsed. 'Crohn’s Disease' → 'crohn s disease'.
  */
 export function normaliseText(text: string): string {
+  // Plain ASCII skips the Unicode steps (NFD and marks change nothing in it), and a name already
+  // normalised is returned as it is: a large build then makes no garbage strings for it.
+  let ascii = true;
+  let normal = text.length > 0 && text.charCodeAt(0) !== 32;
+  for (let i = 0; i < text.length && ascii; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) {
+      ascii = false;
+    } else if (normal && !((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      normal = c === 32 && i + 1 < text.length && text.charCodeAt(i + 1) !== 32;
+    }
+  }
+  if (ascii) {
+    return normal
+      ? text
+      : text
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, ' ')
+          .trim();
+  }
   return text
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')

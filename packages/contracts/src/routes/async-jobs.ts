@@ -100,7 +100,8 @@ export const ASYNC_JOBS_ROUTES = [
     patientData: 'none',
     spec: '3 §7',
     query: ConceptQuery,
-    response: { 200: ConceptQueryResponse },
+    // 503: concept search of a large knowledge base failed to build (issue 22).
+    response: { 200: ConceptQueryResponse, ...errorResponses([503]) },
   },
   {
     method: 'GET',

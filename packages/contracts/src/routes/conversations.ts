@@ -1,5 +1,5 @@
 import { any, type ApiRoute } from './api-route.ts';
-import { ERROR_RESPONSES } from '../errors.ts';
+import { ERROR_RESPONSES, errorResponses } from '../errors.ts';
 import {
   ConsumerQuery,
   ConsumerView,
@@ -98,7 +98,8 @@ export const CONVERSATIONS_ROUTES = [
     spec: '3 §7',
     params: ConversationIdParams,
     headers: TenantHeaders,
-    response: { 200: ConversationDifferentialResponse },
+    // 503: entity recognition of a large knowledge base failed to build (issue 22).
+    response: { 200: ConversationDifferentialResponse, ...errorResponses([503]) },
   },
   {
     method: 'GET',

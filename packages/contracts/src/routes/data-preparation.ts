@@ -137,6 +137,7 @@ export const DATA_PREPARATION_ROUTES = [
     spec: '2 §7',
     params: ConceptQueryParams,
     query: ConceptOptionQuery,
-    response: { 200: ConceptOptionList },
+    // 503: concept search of a large knowledge base failed to build (issue 22).
+    response: { 200: ConceptOptionList, ...errorResponses([503]) },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -1,3 +1,4 @@
+import { errorResponses } from '../errors.ts';
 import { any, signedIn, type ApiRoute } from './api-route.ts';
 import {
   ClassItems,
@@ -31,7 +32,8 @@ export const INTELLIGENCE_ROUTES = [
     patientData: 'none',
     spec: '1 §7',
     query: TypeaheadQuery,
-    response: { 200: TypeaheadResponse },
+    // 503: concept search of a large knowledge base failed to build (issue 22).
+    response: { 200: TypeaheadResponse, ...errorResponses([503]) },
   },
   {
     method: 'GET',
@@ -51,7 +53,8 @@ export const INTELLIGENCE_ROUTES = [
     patientData: 'none',
     spec: '3 §7',
     body: ConceptSearchBody,
-    response: { 200: ConceptSearchResponse },
+    // 503: concept search of a large knowledge base failed to build (issue 22).
+    response: { 200: ConceptSearchResponse, ...errorResponses([503]) },
   },
   {
     method: 'GET',

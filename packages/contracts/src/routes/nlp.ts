@@ -20,8 +20,9 @@ export const NLP_ROUTES = [
     spec: '1 §7, 2 §7',
     query: EntitiesQuery,
     body: NlpTextBody,
-    // 406: an Accept header asking for another version.
-    response: { 200: AutomatedRecognitionResult, ...errorResponses([406]) },
+    // 406: an Accept header asking for another version. 503: entity recognition of a large
+    // knowledge base failed to build (issue 22).
+    response: { 200: AutomatedRecognitionResult, ...errorResponses([406, 503]) },
   },
   {
     method: 'POST',
@@ -31,8 +32,9 @@ export const NLP_ROUTES = [
     patientData: 'none',
     spec: '1 §7, 2 §7',
     body: NormaliseBody,
-    // 406: an Accept header asking for another version.
-    response: { 200: NormaliseResponse, ...errorResponses([406]) },
+    // 406: an Accept header asking for another version. 503: concept search or entity
+    // recognition of a large knowledge base failed to build (issue 22).
+    response: { 200: NormaliseResponse, ...errorResponses([406, 503]) },
   },
   {
     method: 'POST',
@@ -42,7 +44,8 @@ export const NLP_ROUTES = [
     patientData: 'none',
     spec: '1 §7, 3 §7',
     body: NlpTextBody,
-    // 406: an Accept header asking for another version.
-    response: { 200: EntityExtractionResult, ...errorResponses([406]) },
+    // 406: an Accept header asking for another version. 503: entity recognition of a large
+    // knowledge base failed to build (issue 22).
+    response: { 200: EntityExtractionResult, ...errorResponses([406, 503]) },
   },
 ] as const satisfies readonly ApiRoute[];

@@ -64,6 +64,10 @@ export function createMemoryKeeper(deps: {
   const conversations = createConversationsRepository(db);
 
   async function refresh(conversationId: string): Promise<void> {
+    // A large knowledge base's recogniser is built in the background (issue 22): wait for it
+    // before the transaction rather than finish its build on the event loop inside one (a failed
+    // build is logged by the knowledge module; recognising then fails).
+    await deps.clinical().recogniser.ready.catch(() => undefined);
     await db.transaction().execute(async (trx) => {
       const conversation = await conversations.findConversation(conversationId, trx);
       if (!conversation) {

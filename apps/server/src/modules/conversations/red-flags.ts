@@ -5,7 +5,11 @@ import {
 } from '@loopdesk/contracts/conversations.ts';
 
 /** Finds the red flags in what a patient wrote (lent by the intelligence module). */
-export type RedFlagFinder = (text: string) => RedFlag[];
+export interface RedFlagFinder {
+  (text: string): RedFlag[];
+  /** Settles when it can answer (a large knowledge base's recogniser is built in the background). */
+  readonly ready?: Promise<void>;
+}
 
 /**
  * The red flags of the desk (issue 20): the intelligence module, above this one, lends its finder
@@ -19,6 +23,13 @@ export function createRedFlags() {
       finder = next;
     },
     find,
+    /**
+     * Waits until the finder can answer (issue 22): a large knowledge base's recogniser is built
+     * in the background. A failed build is logged by the knowledge module; marking then fails.
+     */
+    ready: async (): Promise<void> => {
+      await finder?.ready?.catch(() => undefined);
+    },
     /** A patient's message with the red flags found in it; other messages as they are. */
     mark(message: ConversationMessage): ConversationMessage {
       if (message.direction !== 'IN' || isDerivedMessageId(message.id)) {

@@ -144,6 +144,7 @@ export function createConversationsService(deps: {
         );
       }
       const total = conversation.message_count;
+      await deps.redFlags?.ready();
       return {
         items: rows.map((row) => mark(toMessage(row))),
         page: { number, size: query.s, total, totalPages: Math.ceil(total / query.s) },

@@ -78,8 +78,8 @@ export function registerDataPreparationRoutes(
     service.reference(request.params.id, signedInUser(request), requestOrigin(request)),
   );
 
-  api.route('GET /internal/data-preparation/query/:view', (request) => ({
-    results: service.query(request.query.q),
+  api.route('GET /internal/data-preparation/query/:view', async (request) => ({
+    results: await service.query(request.query.q),
   }));
 
   api.route(

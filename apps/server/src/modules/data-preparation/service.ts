@@ -15,7 +15,7 @@ import type { Role } from '@loopdesk/contracts/privileges.ts';
 import { audited as auditedWork, recordAudit, type requestOrigin } from '../../platform/audit.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { notFound } from '../../platform/errors.ts';
+import { awaitBuild, notFound } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
 import { joinPages, readOriginal } from './originals.ts';
 import { createDocumentsRepository, type DocumentRow } from './repository.ts';
@@ -373,8 +373,12 @@ export function createDataPreparationService(deps: DataPreparationDeps) {
       });
     },
 
-    /** `query/{view}?q=`: concept options of the knowledge base (spec 2 §3 "Concept option"). */
-    query(q: string): ConceptOption[] {
+    /**
+     * `query/{view}?q=`: concept options of the knowledge base (spec 2 §3 "Concept option"), once
+     * concept search is built (a large knowledge base is indexed in the background).
+     */
+    async query(q: string): Promise<ConceptOption[]> {
+      await awaitBuild(knowledge.index.ready, 'Concept search');
       return knowledge.index.search(q.trim()).map((result) => ({
         name: result.canonicalName,
         conceptId: result.conceptId,

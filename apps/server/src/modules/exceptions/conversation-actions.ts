@@ -157,6 +157,7 @@ export function createConversationActions(deps: {
           const row = await conversations.findMessage(change.conversationId, change.messageId);
           const conversation = await conversations.findConversation(change.conversationId);
           if (row && conversation?.holder === conn.userId) {
+            await redFlags.ready();
             port.send(conn, EXCEPTION_EVENTS.messageAdded, {
               conversationId: change.conversationId,
               message: redFlags.mark(toMessage(row)),

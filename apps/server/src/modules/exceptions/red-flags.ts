@@ -14,10 +14,12 @@ export const RED_FLAG_MESSAGES = 200;
 export function createDeskRedFlags(redFlags: RedFlags, conversations: ConversationsRepository) {
   return {
     mark: (message: ConversationMessage): ConversationMessage => redFlags.mark(message),
+    ready: (): Promise<void> => redFlags.ready(),
 
     async ofConversations(
       items: readonly ExceptionConversation[],
     ): Promise<ExceptionConversation[]> {
+      await redFlags.ready();
       return Promise.all(
         items.map(async (item) => {
           const rows = await conversations.listPage(item.conversationId, {

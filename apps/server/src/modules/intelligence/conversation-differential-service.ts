@@ -6,7 +6,7 @@ import { hasPrivilege } from '@loopdesk/contracts/privileges.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import type { RequestUser } from '../../platform/auth/guard.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { awaitBuild, forbidden, notFound } from '../../platform/errors.ts';
 import { createConversationsRepository } from '../conversations/repository.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
 
@@ -52,6 +52,7 @@ export function createConversationDifferentialService(deps: {
         .filter((m) => m.direction === 'IN')
         .reverse()
         .map((m) => ({ id: m.id, text: m.content }));
+      await awaitBuild(knowledge.recogniser.ready, 'Entity recognition');
       const result = conversationDifferential(
         patient,
         knowledge.recogniser,

@@ -7,7 +7,7 @@ import {
 } from '@loopdesk/clinical/nlp/evaluate.ts';
 import { NLP_CONTENT_TYPE, NLP_MEDIA_TYPE, NLP_VERSION } from '@loopdesk/contracts/intelligence.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
-import { AppError, badRequest } from '../../platform/errors.ts';
+import { AppError, awaitBuild, badRequest } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
 
 interface MediaRange {
@@ -93,6 +93,10 @@ export function registerNlpRoutes(
     }
   };
   const versioned = (reply: FastifyReply) => reply.header('content-type', NLP_CONTENT_TYPE);
+  // A large knowledge base is indexed and its recogniser built in the background (issue 22): the
+  // calls wait for what they read rather than finishing the build on the event loop.
+  const recogniserBuilt = () => awaitBuild(recogniser.ready, 'Entity recognition');
+  const searchBuilt = () => awaitBuild(index.ready, 'Concept search');
 
   api.route(
     'POST /internal/nlp/entities',
@@ -103,6 +107,7 @@ export function registerNlpRoutes(
       const { text } = request.body;
       const { resolve } = request.query;
       checkLength(text.length);
+      await recogniserBuilt();
       const result = toAutomatedRecognition(evaluateText(text, recogniser), recogniser);
       versioned(reply);
       return resolve ? result : { entities: result.entities.map((e) => ({ ...e, concepts: [] })) };
@@ -124,6 +129,7 @@ export function registerNlpRoutes(
           ]);
         }
         checkLength(body.text?.length ?? 0);
+        await recogniserBuilt();
         versioned(reply);
         return {
           entities: evaluateText(body.text ?? '', recogniser)
@@ -138,6 +144,8 @@ export function registerNlpRoutes(
       }
       const total = body.entities.reduce((sum, e) => sum + e.extract.length, 0);
       checkLength(total, 'The extracts together are');
+      await searchBuilt();
+      await recogniserBuilt();
       versioned(reply);
       return {
         entities: body.entities.map((entity) => {
@@ -174,6 +182,7 @@ export function registerNlpRoutes(
     async (request, reply) => {
       const { text } = request.body;
       checkLength(text.length);
+      await recogniserBuilt();
       const result = evaluateText(text, recogniser);
       versioned(reply);
       return { ...result, resolved: toRecognitionState(result) };

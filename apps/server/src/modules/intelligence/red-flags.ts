@@ -18,5 +18,6 @@ export function createRedFlagFinder(knowledge: Knowledge): RedFlagFinder {
     }
     return built.flagged;
   };
-  return (text) => redFlagsIn(text, knowledge.recogniser, flagged());
+  const finder = (text: string) => redFlagsIn(text, knowledge.recogniser, flagged());
+  return Object.defineProperty(finder, 'ready', { get: () => knowledge.recogniser.ready });
 }

@@ -18,7 +18,7 @@ import {
   type InferenceRecord,
 } from '@loopdesk/contracts/intelligence.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
-import { badRequest, notFound } from '../../platform/errors.ts';
+import { awaitBuild, badRequest, notFound } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
 
 /** What typeahead `type=trained` searches: what the differential is trained on. */
@@ -77,7 +77,8 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
   const concepts = kb.items.concepts;
 
   // A search waits for a large index still building in the background (issue 22) rather than
-  // finishing the build on the event loop: other requests and /healthz go on meanwhile.
+  // finishing the build on the event loop: other requests and /healthz go on meanwhile. A build
+  // that failed answers 503.
   api.route('GET /internal/utilities/typeahead', async (request) => {
     const { t, type } = request.query;
     const text = t.trim();
@@ -87,7 +88,7 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
         [{ path: 'querystring.t', message: `needs at least ${TYPEAHEAD_MIN_CHARS} characters` }],
       );
     }
-    await index.ready;
+    await awaitBuild(index.ready, 'Concept search');
     const results = index.search(text, type === 'trained' ? { classes: TRAINED_CLASSES } : {});
     return {
       results: results.map((r) => ({
@@ -104,7 +105,7 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
 
   api.route('POST /internal/intelligence/ontology/concepts/_search', async (request) => {
     const { query, dataType, limit } = request.body;
-    await index.ready;
+    await awaitBuild(index.ready, 'Concept search');
     const results = index.search(query, {
       limit,
       ...(dataType.length > 0 ? { classes: expandClasses(dataType) } : {}),
@@ -122,7 +123,7 @@ export function registerIntelligenceRoutes(api: ApiRouter, knowledge: Knowledge)
 
   api.route('GET /internal/async-jobs/data/concept/_query', async (request) => {
     const { q } = request.query;
-    await index.ready;
+    await awaitBuild(index.ready, 'Concept search');
     return {
       results: index.search(q).map((r) => ({
         conceptId: r.conceptId,

@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../platform/config.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
@@ -11,7 +12,7 @@ import { BACKGROUND_INDEX_CONCEPTS } from './knowledge.ts';
 const SYLLABLES = ['ab', 'car', 'dia', 'fib', 'hep', 'itis', 'neu', 'pho', 'ren', 'thy', 'ur'];
 
 /** The shipped knowledge base grown by `count` generated concepts (distinct two-word names). */
-function largeKnowledgeBase(count: number): unknown {
+function largeKnowledgeBase(count: number): { items: { concepts: unknown[] } } {
   const kb = JSON.parse(readFileSync(path.join(REPO_ROOT, 'data/kb/kb.json'), 'utf8')) as {
     items: { concepts: unknown[] };
   };
@@ -51,24 +52,35 @@ describe('a knowledge base past the background-index threshold', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('answers /healthz while concept search is still being indexed, then searches the whole index', async () => {
+  it('answers /healthz while concept search and the recogniser are still being built, then answers from all of them', async () => {
     const count = BACKGROUND_INDEX_CONCEPTS + 20_000;
     const file = path.join(folder, 'large-kb.json');
     writeFileSync(file, JSON.stringify(largeKnowledgeBase(count)));
     t = await startTestApp({ listen: true, env: { KB_PATH: file } });
 
-    // First, the server is up while the index is built in steps between other work. Meg signs
-    // in and types a generated concept's name: her search waits for the index, nothing else does.
+    // First, the server is up while the index and the recogniser are built in steps between other
+    // work. Meg signs in, types a generated concept's name and asks the NLP service to read it:
+    // her calls wait for what they read, nothing else does.
     let built = false;
-    const ready = t.app.knowledge.index.ready.then(() => {
+    const { knowledge } = t.app;
+    const ready = Promise.all([knowledge.index.ready, knowledge.recogniser.ready]).then(() => {
       built = true;
     });
     const last = count - 1;
     const name = (t.app.knowledge.byId.get(`GEN:${last}`) as { canonicalName: string })
       .canonicalName;
-    const typeahead = tokenForRoles(t, 'meg@example.test', ['medical']).then(({ token }) =>
+    const meg = tokenForRoles(t, 'meg@example.test', ['medical']);
+    const typeahead = meg.then(({ token }) =>
       fetch(`${t.baseUrl}/internal/utilities/typeahead?t=${encodeURIComponent(name)}`, {
         headers: { authorization: `Bearer ${token}` },
+      }),
+    );
+    const sam = tokenForRoles(t, 'sam@example.test', ['sysadmin']);
+    const entities = sam.then(({ token }) =>
+      fetch(`${t.baseUrl}/internal/nlp/entities?resolve=true`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `Since Monday I have had ${name}.` }),
       }),
     );
     const answeredDuringBuild: number[] = [];
@@ -90,5 +102,88 @@ describe('a knowledge base past the background-index threshold', () => {
       results: { conceptId: string; relevance: number }[];
     };
     expect(results[0]).toMatchObject({ conceptId: `GEN:${last}`, relevance: 1 });
+    // And the recogniser read the name with every concept's names in it.
+    const read = await entities;
+    expect(read.status).toBe(200);
+    const found = (await read.json()) as {
+      entities: { original: string; concepts: { coding: { code: string } }[] }[];
+    };
+    expect(found.entities).toContainEqual(
+      expect.objectContaining({
+        original: name,
+        concepts: [
+          expect.objectContaining({ coding: expect.objectContaining({ code: `GEN:${last}` }) }),
+        ],
+      }),
+    );
+  }, 300_000);
+});
+
+describe('a knowledge base whose concept index cannot be built', () => {
+  it('logs the failure once and answers 503 with what to do where search is needed; /healthz and recognition go on', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'loopdesk-kb-'));
+    // Hundreds of names sharing a prefix of 20,000 characters: the prefix lists are built by a
+    // walk as deep as the prefix, and this one overflows the stack.
+    const kb = largeKnowledgeBase(BACKGROUND_INDEX_CONCEPTS);
+    const long = 'a'.repeat(20_000);
+    for (let i = 0; i < 300; i++) {
+      kb.items.concepts.push({
+        id: `LONG:${i}`,
+        canonicalName: `${long}${i}`,
+        aliases: [],
+        class: 'symptom',
+        parents: [],
+        bodySystems: [],
+        anatomicalLocations: [],
+        pathologicalProcesses: [],
+        codes: [],
+        provenance: [{ source: 'test', reference: 'generated' }],
+      });
+    }
+    const file = path.join(folder, 'broken-kb.json');
+    writeFileSync(file, JSON.stringify(kb));
+    const lines: { level: number; msg: string }[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) {
+          lines.push(JSON.parse(line) as { level: number; msg: string });
+        }
+        done();
+      },
+    });
+    const t = await startTestApp({ env: { KB_PATH: file }, logger: { level: 'error', stream } });
+    try {
+      await expect(t.app.knowledge.index.ready).rejects.toThrow();
+      await t.app.knowledge.recogniser.ready;
+      const failures = lines.filter((l) => l.msg.startsWith('concept search: building it'));
+      expect(failures).toHaveLength(1);
+
+      const { token } = await tokenForRoles(t, 'meg@example.test', ['medical', 'experimental']);
+      const auth = { authorization: `Bearer ${token}` };
+      for (const url of [
+        '/internal/utilities/typeahead?t=fever',
+        '/internal/data-preparation/query/umls_view?q=fever',
+      ]) {
+        const response = await t.app.inject({ method: 'GET', url, headers: auth });
+        expect(response.statusCode).toBe(503);
+        expect(response.json().message).toMatch(
+          /^Concept search is not available: building it from the knowledge base failed \(.+\)\. Fix the knowledge base \(KB_PATH\) and restart the server/,
+        );
+      }
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      const sam = (await tokenForRoles(t, 'sam@example.test', ['sysadmin'])).token;
+      const nlp = (url: string, payload: Record<string, unknown>) =>
+        t.app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${sam}` } });
+      expect(
+        (await nlp('/internal/nlp/normalise', { entities: [{ extract: 'fever' }] })).statusCode,
+      ).toBe(503);
+      const evaluated = await nlp('/internal/nlp/evaluate', { text: 'I have a fever' });
+      expect(evaluated.statusCode).toBe(200);
+      // Still logged once, however many requests met the failure.
+      expect(lines.filter((l) => l.msg.startsWith('concept search: building it'))).toHaveLength(1);
+    } finally {
+      await t.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 300_000);
 });

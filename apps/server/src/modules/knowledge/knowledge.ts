@@ -7,7 +7,12 @@ import {
   createConceptIndexInBackground,
   type ConceptIndex,
 } from '@loopdesk/clinical/search/concept-search.ts';
-import { createRecogniser, type Recogniser } from '@loopdesk/clinical/nlp/recognise.ts';
+import {
+  createRecogniser,
+  createRecogniserInBackground,
+  type Recogniser,
+} from '@loopdesk/clinical/nlp/recognise.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   createDifferentialModel,
   type DifferentialModel,
@@ -66,25 +71,36 @@ export function loadKnowledge(kbPath: string): Knowledge {
 }
 
 /**
- * From this many concepts on, concept search is indexed in the background (steps of about 10 ms
- * between other work, issue 22): the server answers `/healthz` and its other routes meanwhile, and
- * a search that comes first finishes the build then. A smaller KB is indexed at once (under 0.2 s).
+ * From this many concepts on, concept search and the recogniser are built in the background (steps
+ * of a few milliseconds between other work, issue 22): the server answers `/healthz` and its other
+ * routes meanwhile; the routes that read them await their `ready` (a failed build answers 503).
+ * A smaller KB is indexed at once (under 0.2 s for search, about 1 s for the recogniser).
  */
 export const BACKGROUND_INDEX_CONCEPTS = 50_000;
 
 /** Indexes a (checked) knowledge base: concept search, recogniser, differential. */
 export function buildKnowledge(file: string, kb: KnowledgeBase): Knowledge {
+  const { concepts } = kb.items;
+  const large = concepts.length >= BACKGROUND_INDEX_CONCEPTS;
   return {
     path: file,
     kb,
-    byId: new Map(kb.items.concepts.map((c) => [c.id, c])),
-    index:
-      kb.items.concepts.length >= BACKGROUND_INDEX_CONCEPTS
-        ? createConceptIndexInBackground(kb.items.concepts)
-        : createConceptIndex(kb.items.concepts),
-    recogniser: createRecogniser(kb.items.concepts),
+    byId: new Map(concepts.map((c) => [c.id, c])),
+    index: large ? createConceptIndexInBackground(concepts) : createConceptIndex(concepts),
+    recogniser: large ? createRecogniserInBackground(concepts) : createRecogniser(concepts),
     differential: createDifferentialModel(kb.items),
   };
+}
+
+/** Logs (once each) a failed background build of concept search or of the recogniser. */
+function logFailedBuilds(knowledge: Knowledge, log: FastifyBaseLogger | undefined): void {
+  const report = (what: string) => (error: unknown) =>
+    log?.error(
+      { err: error, kb: knowledge.path },
+      `${what}: building it from the knowledge base failed; the routes that need it answer 503`,
+    );
+  knowledge.index.ready.catch(report('concept search'));
+  knowledge.recogniser.ready.catch(report('entity recognition'));
 }
 
 /**
@@ -107,8 +123,9 @@ function refill<T>(target: T[], source: readonly T[]): void {
   }
 }
 
-export function createLiveKnowledge(base: Knowledge): LiveKnowledge {
+export function createLiveKnowledge(base: Knowledge, log?: FastifyBaseLogger): LiveKnowledge {
   let current = base;
+  logFailedBuilds(base, log);
   // This app's own copies: the loaded base is shared by every app of the process.
   const items = {
     concepts: [...base.kb.items.concepts],
@@ -138,6 +155,9 @@ export function createLiveKnowledge(base: Knowledge): LiveKnowledge {
       get size() {
         return current.recogniser.size;
       },
+      get ready() {
+        return current.recogniser.ready;
+      },
     },
     differential: {
       diagnose: (observations, options) => current.differential.diagnose(observations, options),
@@ -151,6 +171,7 @@ export function createLiveKnowledge(base: Knowledge): LiveKnowledge {
     knowledge,
     replace(next) {
       current = buildKnowledge(base.path, next);
+      logFailedBuilds(current, log);
       const { items: nextItems, ...header } = next;
       Object.assign(kb, header);
       refill(items.concepts, nextItems.concepts);

@@ -25,7 +25,7 @@ export function createKnowledgeRevisions(deps: {
   log: FastifyBaseLogger;
 }) {
   const { db, base, log } = deps;
-  const live = createLiveKnowledge(base);
+  const live = createLiveKnowledge(base, log);
   let served: KnowledgeBase = base.kb;
   let applied = 0;
   const skipped = new Set<number>();
