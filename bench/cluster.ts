@@ -26,6 +26,7 @@ import { freePort } from '../apps/server/src/test/harness.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/src/test/processes.ts';
 import { tokenForRoles } from '../apps/server/src/test/tokens.ts';
 import { cpuMsOf, pathLines, postgresCpu, readPath, type PathReading } from './cluster-figures.ts';
+import { activitySampler, tailWindows, type Arrival } from './cluster-tail.ts';
 import {
   clock,
   type TechniciansCommand,
@@ -41,10 +42,15 @@ const TECHNICIANS = Number(process.env.BENCH_TECHNICIANS ?? 500);
 const REFERENCE_SECONDS = Number(process.env.BENCH_REFERENCE_SECONDS ?? Math.min(SECONDS, 60));
 /** A folder for each node's CPU profile (--cpu-prof), written when the node stops. */
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** How often PostgreSQL's activity is sampled for the tail figures (0: not at all). */
+const PG_SAMPLE_MS = Number(process.env.BENCH_PG_SAMPLE_MS ?? 250);
 /** How long the nodes' CPU is read with every socket open and no job, before the run. */
 const IDLE_MS = 5000;
 /** How often each node's /metrics is sampled. */
 const SAMPLE_MS = Math.max(1000, Math.min(10_000, (SECONDS * 1000) / 12));
+
+/** The processes this run started, ended if it fails half-way. */
+const children: ChildProcess[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,10 +78,16 @@ async function dropDatabase(name: string): Promise<void> {
 }
 
 /** A process of technician sockets on one node; reports each frame's latency. */
-async function technicians(url: string, tokens: string[], latencies: number[]) {
+async function technicians(
+  url: string,
+  tokens: string[],
+  latencies: number[],
+  arrivals: Arrival[],
+) {
   const child: ChildProcess = fork(new URL('./technicians.ts', import.meta.url), {
     execArgv: ['--import', 'tsx'],
   });
+  children.push(child);
   const command = (message: TechniciansCommand) => child.send(message);
   const reply = (type: TechniciansMessage['type']) =>
     new Promise<TechniciansMessage>((resolve) => {
@@ -89,8 +101,10 @@ async function technicians(url: string, tokens: string[], latencies: number[]) {
     });
   child.on('message', (message: TechniciansMessage) => {
     if (message.type === 'started') {
+      const at = performance.now();
       for (const [, latencyMs] of message.items) {
         latencies.push(latencyMs);
+        arrivals.push([at, latencyMs]);
       }
     }
   });
@@ -203,6 +217,7 @@ async function loopdesk() {
     startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-b' }),
   ]);
   const nodes = [nodeA, nodeB];
+  children.push(nodeA.child, nodeB.child);
   const source = {
     database: handle,
     config: { sessionSecret: secret, env: { ACCESS_TOKEN_TTL_SECONDS: 3600 } },
@@ -220,6 +235,7 @@ async function loopdesk() {
   const { key } = (await created.json()) as { key: string };
 
   const latencies: number[] = [];
+  const arrivals: Arrival[] = [];
   const half = Math.ceil(TECHNICIANS / 2);
   const groups = await Promise.all(
     nodes.map((node, n) =>
@@ -227,6 +243,7 @@ async function loopdesk() {
         `${node.baseUrl.replace(/^http/, 'ws')}${SOCKET_PATHS.federated}`,
         tokens.slice(n * half, (n + 1) * half),
         latencies,
+        arrivals,
       ),
     ),
   );
@@ -264,6 +281,8 @@ async function loopdesk() {
   // process (the producer) and the PostgreSQL backends of the database.
   const postgres = postgresCpu(ADMIN_URL, name);
   await postgres.start();
+  const activity = PG_SAMPLE_MS > 0 ? activitySampler(ADMIN_URL, name, PG_SAMPLE_MS) : null;
+  await activity?.start();
   const pgPoller = setInterval(() => void postgres.poll().catch(() => undefined), 1000);
   const pathBefore = await Promise.all(nodes.map(readNode));
   const cpuBefore = {
@@ -340,6 +359,7 @@ async function loopdesk() {
   await postgres.poll();
   cpu.postgres = postgres.used();
   await postgres.close();
+  const activityLines = (await activity?.stop()) ?? [];
   const pathAfter = await Promise.all(nodes.map(readNode));
   sampling = false;
   await sampler;
@@ -373,6 +393,9 @@ async function loopdesk() {
     doubled,
     frames: latencies.length,
     latencies,
+    // Each frame's arrival from the first post, for the windows of the tail.
+    arrivals: arrivals.map(([at, ms]): Arrival => [at - wallStarted, ms]),
+    activityLines,
     samples,
     cpu,
     idleCores,
@@ -474,6 +497,9 @@ async function main(): Promise<void> {
       }
     }
   }
+  for (const line of [...tailWindows(ours.arrivals, 5000, 100), ...ours.activityLines]) {
+    console.log(line);
+  }
   let flat = true;
   for (const [n, samples] of ours.samples.entries()) {
     const node = n === 0 ? 'a' : 'b';
@@ -505,5 +531,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error);
+  for (const child of children) {
+    child.kill();
+  }
   process.exit(1);
 });
