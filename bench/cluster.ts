@@ -12,12 +12,12 @@
  * Prints `name: value` lines and ratios. Not a test: nothing here asserts.
  *
  *   npm run bench:cluster   (BENCH_SECONDS (300), BENCH_RATE (100), BENCH_TECHNICIANS (500),
- *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL)
+ *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL,
+ *                            BENCH_PG_SAMPLE_MS (250), BENCH_NODE_ENV (JSON), BENCH_CPU_PROF)
  */
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { Logger, makeWorkerUtils, run } from 'graphile-worker';
 import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
@@ -25,7 +25,17 @@ import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
 import { freePort } from '../apps/server/src/test/harness.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/src/test/processes.ts';
 import { tokenForRoles } from '../apps/server/src/test/tokens.ts';
-import { cpuMsOf, pathLines, postgresCpu, readPath, type PathReading } from './cluster-figures.ts';
+import {
+  cpuMsOf,
+  growth,
+  pathLines,
+  postgresCpu,
+  readPath,
+  sample,
+  type PathReading,
+  type Sample,
+} from './cluster-figures.ts';
+import { ADMIN_URL, dropDatabase, freshDatabase } from './cluster-databases.ts';
 import { activitySampler, tailWindows, type Arrival } from './cluster-tail.ts';
 import {
   clock,
@@ -34,7 +44,6 @@ import {
   type TechniciansMessage,
 } from './technicians.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
@@ -57,24 +66,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-async function dropDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
 }
 
 /** A process of technician sockets on one node; reports each frame's latency. */
@@ -135,48 +126,6 @@ async function technicians(
   };
 }
 
-interface Sample {
-  at: number;
-  rss: number;
-  heap: number;
-  handles: number;
-}
-
-/** Resident memory, heap used and active handles, read from a node's /metrics. */
-async function sample(node: ServerProcess): Promise<Sample | null> {
-  const text = await fetch(`${node.baseUrl}/metrics`)
-    .then((r) => r.text())
-    .catch(() => '');
-  const read = (name: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    return line ? Number(line.split(' ')[1]) : NaN;
-  };
-  const rss = read('process_resident_memory_bytes');
-  return Number.isNaN(rss)
-    ? null
-    : {
-        at: performance.now(),
-        rss,
-        heap: read('nodejs_heap_size_used_bytes'),
-        handles: read('nodejs_active_handles_total'),
-      };
-}
-
-/** The average of the last third of the samples over the first third's (the soak). */
-function growth(samples: Sample[], key: keyof Omit<Sample, 'at'>): { text: string; ratio: number } {
-  const third = Math.max(1, Math.floor(samples.length / 3));
-  const mean = (s: Sample[]) => s.reduce((sum, x) => sum + x[key], 0) / s.length;
-  const first = mean(samples.slice(0, third));
-  const last = mean(samples.slice(-third));
-  const unit = key === 'handles' ? 1 : 1024 * 1024;
-  const digits = key === 'handles' ? 0 : 1;
-  const ratio = last / first;
-  return {
-    text: `${(first / unit).toFixed(digits)} → ${(last / unit).toFixed(digits)} (${ratio.toFixed(2)}×)`,
-    ratio,
-  };
-}
-
 /** Posts one job a tick at `rate` per second for `seconds`, each with `post(i)`; waits for all. */
 async function offer(rate: number, seconds: number, post: (i: number) => Promise<void>) {
   const total = Math.round(rate * seconds);
@@ -211,6 +160,8 @@ async function loopdesk() {
     LOG_LEVEL: 'error',
     API_RATE_LIMIT: String(RATE * 120),
     ...(CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {}),
+    // More settings for both nodes, to try one (`{"ANALYTICS_REFRESH_SECONDS": "3600"}`).
+    ...(JSON.parse(process.env.BENCH_NODE_ENV ?? '{}') as Record<string, string>),
   };
   const [nodeA, nodeB] = await Promise.all([
     startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-a' }),
