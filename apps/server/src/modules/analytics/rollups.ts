@@ -5,19 +5,18 @@ import { compareAnswers } from './agreement.ts';
 /**
  * Brings the analytics rollups (migration 022) up to date from the job events (outbox), the jobs
  * and the audit rows. Incremental: each run recomputes only the jobs, hours and conversations
- * touched since the last run, so a run costs what changed, not the whole history. Runs of several
- * nodes are kept apart by an advisory lock; a background run that finds another one running
- * leaves the work to it.
- *
- * What a run covers ends where a row it could not see may still appear: at the start of the
- * oldest transaction of the database still running when it begins (a row is stamped with its
- * transaction's start, `now()`, and becomes visible at commit), and at the run's own start. The
- * next run starts there, less a short margin for the rows stamped by a node's clock instead of
- * the database's. A run that looked 5 minutes back every 30 s recomputed each job ten times over,
- * and under 100 jobs/s its writes stalled the job path's commits (bench/README.md, cluster).
+ * touched since the last run (less a margin for transactions that committed late), so a run costs
+ * what changed, not the whole history. Runs of several nodes are kept apart by an advisory lock.
  */
 
-/** Rows stamped up to this long before the covered end are looked at again by the next run. */
+/**
+ * Events written up to this long before a run's start are looked at again by the next run. A run
+ * covers no further than the start of the oldest transaction still running (a row is stamped with
+ * its transaction's start, `now()`, and becomes visible at its commit), so the margin is only for
+ * rows stamped by a node's clock instead of the database's. The 5 minutes it was made each run
+ * every 30 s recompute every job ten times over, and at 100 jobs/s that work stalled the job
+ * path's commits (bench/README.md, cluster).
+ */
 const MARGIN = '10 seconds';
 /** Hours are counted in UTC. */
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
@@ -73,7 +72,8 @@ export function createRollups(db: Database) {
         select (select covered_until - interval '${sql.raw(MARGIN)}' from analytics_refresh where id = 1) as since,
           least(now(), (
             select min(xact_start) from pg_stat_activity
-            where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null
+            where datname = current_database() and pid <> pg_backend_pid()
+              and backend_type = 'client backend' and xact_start is not null
           )) as start`.execute(trx);
       const since = state.rows[0]?.since ?? new Date(0);
       const start = state.rows[0]?.start ?? new Date();
@@ -132,8 +132,6 @@ export function createRollups(db: Database) {
           outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
           dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
           total_s = excluded.total_s
-        -- A row looked at again unchanged is not written again.
-        where (analytics_jobs.*) is distinct from (excluded.*)
         returning date_bin('1 day', created_at, ${ORIGIN}) as day`.execute(trx);
 
       // Durations per arrival day and job type as histograms (DURATION_BUCKET), for the long
