@@ -92,9 +92,9 @@ async function technicians(
     });
   child.on('message', (message: TechniciansMessage) => {
     if (message.type === 'started') {
-      const at = performance.now();
-      for (const [, latencyMs] of message.items) {
+      for (const [, latencyMs, at] of message.items) {
         latencies.push(latencyMs);
+        // On the shared clock, in the technicians' process: a busy producer does not move it.
         arrivals.push([at, latencyMs]);
       }
     }
@@ -242,6 +242,7 @@ async function loopdesk() {
     producer: process.cpuUsage(),
   };
   const wallStarted = performance.now();
+  const clockStarted = clock();
 
   let failed = 0;
   const failures = new Map<string, number>();
@@ -345,7 +346,7 @@ async function loopdesk() {
     frames: latencies.length,
     latencies,
     // Each frame's arrival from the first post, for the windows of the tail.
-    arrivals: arrivals.map(([at, ms]): Arrival => [at - wallStarted, ms]),
+    arrivals: arrivals.map(([at, ms]): Arrival => [at - clockStarted, ms]),
     activityLines,
     samples,
     cpu,

@@ -94,9 +94,7 @@ export function createApiKeysService(db: Database, cache?: ApiKeyCacheOptions) {
       cached.delete(prefix);
     }
   };
-  const unsubscribe = cache?.bus.subscribe('api-keys.revoked', ({ prefixes }) =>
-    forget(prefixes),
-  );
+  const unsubscribe = cache?.bus.subscribe('api-keys.revoked', ({ prefixes }) => forget(prefixes));
 
   /** The key row of a prefix: from memory while fresh, else read (and remembered). */
   async function keyRow(prefix: string): Promise<CachedKey['row'] | undefined> {
