@@ -151,3 +151,48 @@ export function pathLines(node: string, before: PathReading, after: PathReading)
   }
   return lines;
 }
+
+export interface Sample {
+  at: number;
+  rss: number;
+  heap: number;
+  handles: number;
+}
+
+/** Resident memory, heap used and active handles, read from a node's /metrics. */
+export async function sample(node: { baseUrl: string }): Promise<Sample | null> {
+  const text = await fetch(`${node.baseUrl}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
+  const read = (name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  };
+  const rss = read('process_resident_memory_bytes');
+  return Number.isNaN(rss)
+    ? null
+    : {
+        at: performance.now(),
+        rss,
+        heap: read('nodejs_heap_size_used_bytes'),
+        handles: read('nodejs_active_handles_total'),
+      };
+}
+
+/** The average of the last third of the samples over the first third's (the soak). */
+export function growth(
+  samples: Sample[],
+  key: keyof Omit<Sample, 'at'>,
+): { text: string; ratio: number } {
+  const third = Math.max(1, Math.floor(samples.length / 3));
+  const mean = (s: Sample[]) => s.reduce((sum, x) => sum + x[key], 0) / s.length;
+  const first = mean(samples.slice(0, third));
+  const last = mean(samples.slice(-third));
+  const unit = key === 'handles' ? 1 : 1024 * 1024;
+  const digits = key === 'handles' ? 0 : 1;
+  const ratio = last / first;
+  return {
+    text: `${(first / unit).toFixed(digits)} → ${(last / unit).toFixed(digits)} (${ratio.toFixed(2)}×)`,
+    ratio,
+  };
+}

@@ -12,12 +12,12 @@
  * Prints `name: value` lines and ratios. Not a test: nothing here asserts.
  *
  *   npm run bench:cluster   (BENCH_SECONDS (300), BENCH_RATE (100), BENCH_TECHNICIANS (500),
- *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL)
+ *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL,
+ *                            BENCH_PG_SAMPLE_MS (250), BENCH_NODE_ENV (JSON), BENCH_CPU_PROF)
  */
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { Logger, makeWorkerUtils, run } from 'graphile-worker';
 import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
@@ -25,7 +25,18 @@ import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
 import { freePort } from '../apps/server/src/test/harness.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/src/test/processes.ts';
 import { tokenForRoles } from '../apps/server/src/test/tokens.ts';
-import { cpuMsOf, pathLines, postgresCpu, readPath, type PathReading } from './cluster-figures.ts';
+import {
+  cpuMsOf,
+  growth,
+  pathLines,
+  postgresCpu,
+  readPath,
+  sample,
+  type PathReading,
+  type Sample,
+} from './cluster-figures.ts';
+import { ADMIN_URL, dropDatabase, freshDatabase } from './cluster-databases.ts';
+import { activitySampler, tailWindows, type Arrival } from './cluster-tail.ts';
 import {
   clock,
   type TechniciansCommand,
@@ -33,7 +44,6 @@ import {
   type TechniciansMessage,
 } from './technicians.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
@@ -41,10 +51,15 @@ const TECHNICIANS = Number(process.env.BENCH_TECHNICIANS ?? 500);
 const REFERENCE_SECONDS = Number(process.env.BENCH_REFERENCE_SECONDS ?? Math.min(SECONDS, 60));
 /** A folder for each node's CPU profile (--cpu-prof), written when the node stops. */
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** How often PostgreSQL's activity is sampled for the tail figures (0: not at all). */
+const PG_SAMPLE_MS = Number(process.env.BENCH_PG_SAMPLE_MS ?? 250);
 /** How long the nodes' CPU is read with every socket open and no job, before the run. */
 const IDLE_MS = 5000;
 /** How often each node's /metrics is sampled. */
 const SAMPLE_MS = Math.max(1000, Math.min(10_000, (SECONDS * 1000) / 12));
+
+/** The processes this run started, ended if it fails half-way. */
+const children: ChildProcess[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -53,29 +68,17 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-async function dropDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
-}
-
 /** A process of technician sockets on one node; reports each frame's latency. */
-async function technicians(url: string, tokens: string[], latencies: number[]) {
+async function technicians(
+  url: string,
+  tokens: string[],
+  latencies: number[],
+  arrivals: Arrival[],
+) {
   const child: ChildProcess = fork(new URL('./technicians.ts', import.meta.url), {
     execArgv: ['--import', 'tsx'],
   });
+  children.push(child);
   const command = (message: TechniciansCommand) => child.send(message);
   const reply = (type: TechniciansMessage['type']) =>
     new Promise<TechniciansMessage>((resolve) => {
@@ -89,8 +92,10 @@ async function technicians(url: string, tokens: string[], latencies: number[]) {
     });
   child.on('message', (message: TechniciansMessage) => {
     if (message.type === 'started') {
-      for (const [, latencyMs] of message.items) {
+      for (const [, latencyMs, at] of message.items) {
         latencies.push(latencyMs);
+        // On the shared clock, in the technicians' process: a busy producer does not move it.
+        arrivals.push([at, latencyMs]);
       }
     }
   });
@@ -118,48 +123,6 @@ async function technicians(url: string, tokens: string[], latencies: number[]) {
       await stopped;
       child.kill();
     },
-  };
-}
-
-interface Sample {
-  at: number;
-  rss: number;
-  heap: number;
-  handles: number;
-}
-
-/** Resident memory, heap used and active handles, read from a node's /metrics. */
-async function sample(node: ServerProcess): Promise<Sample | null> {
-  const text = await fetch(`${node.baseUrl}/metrics`)
-    .then((r) => r.text())
-    .catch(() => '');
-  const read = (name: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    return line ? Number(line.split(' ')[1]) : NaN;
-  };
-  const rss = read('process_resident_memory_bytes');
-  return Number.isNaN(rss)
-    ? null
-    : {
-        at: performance.now(),
-        rss,
-        heap: read('nodejs_heap_size_used_bytes'),
-        handles: read('nodejs_active_handles_total'),
-      };
-}
-
-/** The average of the last third of the samples over the first third's (the soak). */
-function growth(samples: Sample[], key: keyof Omit<Sample, 'at'>): { text: string; ratio: number } {
-  const third = Math.max(1, Math.floor(samples.length / 3));
-  const mean = (s: Sample[]) => s.reduce((sum, x) => sum + x[key], 0) / s.length;
-  const first = mean(samples.slice(0, third));
-  const last = mean(samples.slice(-third));
-  const unit = key === 'handles' ? 1 : 1024 * 1024;
-  const digits = key === 'handles' ? 0 : 1;
-  const ratio = last / first;
-  return {
-    text: `${(first / unit).toFixed(digits)} → ${(last / unit).toFixed(digits)} (${ratio.toFixed(2)}×)`,
-    ratio,
   };
 }
 
@@ -197,12 +160,15 @@ async function loopdesk() {
     LOG_LEVEL: 'error',
     API_RATE_LIMIT: String(RATE * 120),
     ...(CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : {}),
+    // More settings for both nodes, to try one (`{"ANALYTICS_REFRESH_SECONDS": "3600"}`).
+    ...(JSON.parse(process.env.BENCH_NODE_ENV ?? '{}') as Record<string, string>),
   };
   const [nodeA, nodeB] = await Promise.all([
     startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-a' }),
     startServerProcess(await freePort(), { ...env, NODE_ID: 'bench-b' }),
   ]);
   const nodes = [nodeA, nodeB];
+  children.push(nodeA.child, nodeB.child);
   const source = {
     database: handle,
     config: { sessionSecret: secret, env: { ACCESS_TOKEN_TTL_SECONDS: 3600 } },
@@ -220,6 +186,7 @@ async function loopdesk() {
   const { key } = (await created.json()) as { key: string };
 
   const latencies: number[] = [];
+  const arrivals: Arrival[] = [];
   const half = Math.ceil(TECHNICIANS / 2);
   const groups = await Promise.all(
     nodes.map((node, n) =>
@@ -227,6 +194,7 @@ async function loopdesk() {
         `${node.baseUrl.replace(/^http/, 'ws')}${SOCKET_PATHS.federated}`,
         tokens.slice(n * half, (n + 1) * half),
         latencies,
+        arrivals,
       ),
     ),
   );
@@ -264,6 +232,8 @@ async function loopdesk() {
   // process (the producer) and the PostgreSQL backends of the database.
   const postgres = postgresCpu(ADMIN_URL, name);
   await postgres.start();
+  const activity = PG_SAMPLE_MS > 0 ? activitySampler(ADMIN_URL, name, PG_SAMPLE_MS) : null;
+  await activity?.start();
   const pgPoller = setInterval(() => void postgres.poll().catch(() => undefined), 1000);
   const pathBefore = await Promise.all(nodes.map(readNode));
   const cpuBefore = {
@@ -272,6 +242,7 @@ async function loopdesk() {
     producer: process.cpuUsage(),
   };
   const wallStarted = performance.now();
+  const clockStarted = clock();
 
   let failed = 0;
   const failures = new Map<string, number>();
@@ -340,6 +311,7 @@ async function loopdesk() {
   await postgres.poll();
   cpu.postgres = postgres.used();
   await postgres.close();
+  const activityLines = (await activity?.stop()) ?? [];
   const pathAfter = await Promise.all(nodes.map(readNode));
   sampling = false;
   await sampler;
@@ -373,6 +345,9 @@ async function loopdesk() {
     doubled,
     frames: latencies.length,
     latencies,
+    // Each frame's arrival from the first post, for the windows of the tail.
+    arrivals: arrivals.map(([at, ms]): Arrival => [at - clockStarted, ms]),
+    activityLines,
     samples,
     cpu,
     idleCores,
@@ -474,6 +449,9 @@ async function main(): Promise<void> {
       }
     }
   }
+  for (const line of [...tailWindows(ours.arrivals, 5000, 100), ...ours.activityLines]) {
+    console.log(line);
+  }
   let flat = true;
   for (const [n, samples] of ours.samples.entries()) {
     const node = n === 0 ? 'a' : 'b';
@@ -505,5 +483,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error);
+  for (const child of children) {
+    child.kill();
+  }
   process.exit(1);
 });

@@ -18,10 +18,13 @@ export interface TechniciansData {
   tokens: string[];
 }
 
-/** Messages from the process: ready, batches of [phase, latency ms], the clock, stopped. */
+/**
+ * Messages from the process: ready, batches of [phase, latency ms, arrival on the shared clock],
+ * the clock, stopped.
+ */
 export type TechniciansMessage =
   | { type: 'ready' }
-  | { type: 'started'; items: [number, number][] }
+  | { type: 'started'; items: [number, number, number][] }
   | { type: 'clock'; at: number }
   | { type: 'stopped' };
 
@@ -41,7 +44,7 @@ async function main(data: TechniciansData): Promise<void> {
       source: '/portal',
       data: body,
     });
-  let batch: [number, number][] = [];
+  let batch: [number, number, number][] = [];
   const flush = () => {
     if (batch.length > 0) {
       post({ type: 'started', items: batch });
@@ -61,7 +64,8 @@ async function main(data: TechniciansData): Promise<void> {
         if (frame.type === PING_EVENT) {
           ws.send(event(PONG_EVENT, {}));
         } else if (frame.type === 'message.annotation.job') {
-          batch.push([frame.data.phase, clock() - frame.data.t0]);
+          const at = clock();
+          batch.push([frame.data.phase, at - frame.data.t0, at]);
           // The technician answers at once: the no-op.
           ws.send(
             event('message.annotation', {

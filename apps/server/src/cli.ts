@@ -1,7 +1,10 @@
 import { userInfo } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { ApiKeyIdParams, CreateApiKeyBody } from '@loopdesk/contracts/integration.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from './platform/bus.ts';
 import { ConfigError, hasWebhook, loadConfig } from './platform/config.ts';
+import { createRedisBus } from './platform/redis-bus.ts';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { AppError } from './platform/errors.ts';
@@ -25,13 +28,18 @@ function osUser(): string | null {
   }
 }
 
-/** Runs `api-key create|list|revoke` against a database; returns the exit code. */
+/**
+ * Runs `api-key create|list|revoke` against a database; returns the exit code. With `bus` (Redis,
+ * when REDIS_URL is set), a revocation is announced to the running nodes at once; without it they
+ * drop the key when their memory of it ends (API_KEY_CACHE_TTL_MS, a second).
+ */
 export async function runApiKeyCommand(
   args: readonly string[],
   database: DatabaseHandle,
   io: CliIo,
+  bus?: Bus,
 ): Promise<number> {
-  const keys = createApiKeysService(database.db);
+  const keys = createApiKeysService(database.db, bus ? { bus } : undefined);
   const actor = { userId: null, email: null, via: 'cli' as const };
   const origin = { ip: null, userAgent: `cli (${osUser() ?? 'unknown user'})`, requestId: null };
   const [command, ...rest] = args;
@@ -124,10 +132,17 @@ async function main(argv: readonly string[]): Promise<number> {
     poolSize: 2,
     webhookDeliveries: hasWebhook(config),
   });
+  const bus = config.env.REDIS_URL
+    ? await createRedisBus(config.env.REDIS_URL, {
+        warn: (_details: unknown, message?: string) => io.err(message ?? 'redis warning'),
+        error: (_details: unknown, message?: string) => io.err(message ?? 'redis error'),
+      } as Pick<FastifyBaseLogger, 'error' | 'warn'>)
+    : undefined;
   try {
     await migrateToLatest(database);
-    return await runApiKeyCommand(args, database, io);
+    return await runApiKeyCommand(args, database, io, bus);
   } finally {
+    await bus?.close();
     await database.close();
   }
 }

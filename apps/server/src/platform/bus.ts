@@ -8,6 +8,8 @@ export interface BusMessages {
   'sessions.close': { userId: string; remove: boolean };
   /** Sign-in sessions ended (logout, refresh-token reuse, timeout): nodes drop them from memory. */
   'sessions.revoked': { sessionIds: string[] };
+  /** API keys were revoked (committed): nodes drop them from memory (integration/api-keys.ts). */
+  'api-keys.revoked': { prefixes: string[] };
   /**
    * An admin replaced a user's roles (committed): nodes close that user's sockets their new roles
    * no longer allow. Their next request with an older access token gets a 401 and is refreshed.

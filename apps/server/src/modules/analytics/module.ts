@@ -23,12 +23,13 @@ export default fp(
     app.decorate('analytics', { rollups });
 
     // The rollups are brought up to date here only, in the background (never on a view's
-    // request path): at start, then every ANALYTICS_REFRESH_SECONDS, one run at a time.
+    // request path): at start, then every ANALYTICS_REFRESH_SECONDS, one run at a time; a run
+    // that finds another node's running leaves the work to it.
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> | null = null;
     const run = () => {
       running ??= rollups
-        .refresh()
+        .refresh({ skipIfRunning: true })
         .catch((error: unknown) => {
           app.log.warn({ err: error }, 'the analytics refresh failed; the next run tries again');
         })

@@ -13,22 +13,60 @@ export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
  * what changed, not the whole history. Runs of several nodes are kept apart by an advisory lock.
  */
 
-/** Events written up to this long before a run's start are looked at again by the next run. */
-const MARGIN = '5 minutes';
+/**
+ * Events written up to this long before a run's start are looked at again by the next run. A run
+ * covers no further than the start of the oldest transaction still running (a row is stamped with
+ * its transaction's start, `now()`, and becomes visible at its commit), so the margin is only for
+ * rows stamped by a node's clock instead of the database's. The 5 minutes it was made each run
+ * every 30 s recompute every job ten times over, and at 100 jobs/s that work stalled the job
+ * path's commits (bench/README.md, cluster).
+ */
+const MARGIN = '10 seconds';
 
 export interface RefreshResult {
   /** Jobs recomputed. */
   readonly jobs: number;
+  /** Another run held the lock and this one did nothing (`skipIfRunning`). */
+  readonly skipped?: boolean;
+}
+
+export interface RefreshOptions {
+  /**
+   * When another run holds the lock (another node's), return at once without running: that run
+   * covers what this one would have (the background timer's choice). Otherwise wait for it, then
+   * cover what it left.
+   */
+  readonly skipIfRunning?: boolean;
 }
 
 export function createRollups(db: Database) {
-  async function refresh(): Promise<RefreshResult> {
+  async function refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     return db.transaction().execute(async (trx) => {
-      // One run at a time across nodes: a second one waits, then covers what the first left.
-      await sql`select pg_advisory_xact_lock(hashtext('loopdesk.analytics.refresh'))`.execute(trx);
+      // Derived data: a run lost to a crash is lost with its covered_until and done again, so
+      // its commit need not wait for the disk (nor make the job path's commits wait behind it).
+      await sql`set local synchronous_commit = off`.execute(trx);
+      // One run at a time across nodes.
+      if (options.skipIfRunning) {
+        const locked = await sql<{ locked: boolean }>`
+          select pg_try_advisory_xact_lock(hashtext('loopdesk.analytics.refresh')) as locked`.execute(
+          trx,
+        );
+        if (!locked.rows[0]?.locked) {
+          return { jobs: 0, skipped: true };
+        }
+      } else {
+        await sql`select pg_advisory_xact_lock(hashtext('loopdesk.analytics.refresh'))`.execute(
+          trx,
+        );
+      }
+      // The covered end (see above): no transaction that began before it is still running.
       const state = await sql<{ since: Date | null; start: Date }>`
         select (select covered_until - interval '${sql.raw(MARGIN)}' from analytics_refresh where id = 1) as since,
-          now() as start`.execute(trx);
+          least(now(), (
+            select min(xact_start) from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid()
+              and backend_type = 'client backend' and xact_start is not null
+          )) as start`.execute(trx);
       const since = state.rows[0]?.since ?? new Date(0);
       const start = state.rows[0]?.start ?? new Date();
 

@@ -5,6 +5,7 @@ import {
   API_KEY_PREFIX,
   type ApiKeyView,
 } from '@loopdesk/contracts/integration.ts';
+import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { ApiKeysTable } from '../../platform/db/schema.ts';
 import { recordAudit } from '../../platform/audit.ts';
@@ -55,9 +56,82 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
 const INVALID_KEY =
   'The API key is not valid: check that it was copied whole, or ask an admin for a new one.';
 
+/**
+ * How long a node trusts a key it read without hearing of it on the bus, and how many keys it
+ * holds. A revocation reaches every node through the bus at once (`api-keys.revoked`); this bounds
+ * it when the message is lost or the revoking process has no bus (the CLI without Redis).
+ */
+export const API_KEY_CACHE_TTL_MS = 1_000;
+export const API_KEY_CACHE_MAX_ENTRIES = 1_000;
+
+/**
+ * The keys a node read, by prefix, so that an `/api/v1` call does not read the database (the
+ * assistant sends the same key with every call). The secret is checked against the remembered
+ * hash on every call; a revoked key is remembered as revoked.
+ */
+export interface ApiKeyCacheOptions {
+  readonly bus: Bus;
+  readonly ttlMs?: number;
+  readonly maxEntries?: number;
+}
+
+interface CachedKey {
+  readonly row: Pick<ApiKeyRow, 'id' | 'name' | 'prefix' | 'secret_hash' | 'revoked_at'>;
+  readonly loadedAt: number;
+}
+
 /** API keys: created and revoked by admins (endpoint or CLI), checked on every `/api/v1` call. */
-export function createApiKeysService(db: Database) {
+export function createApiKeysService(db: Database, cache?: ApiKeyCacheOptions) {
+  const ttlMs = cache?.ttlMs ?? API_KEY_CACHE_TTL_MS;
+  const maxEntries = cache?.maxEntries ?? API_KEY_CACHE_MAX_ENTRIES;
+  const cached = new Map<string, CachedKey>();
+  // Bumped by every revocation heard: a read that started before one does not fill the cache, so
+  // a row read just before a revocation cannot outlive the revocation's message.
+  let epoch = 0;
+  const forget = (prefixes: readonly string[]) => {
+    epoch += 1;
+    for (const prefix of prefixes) {
+      cached.delete(prefix);
+    }
+  };
+  const unsubscribe = cache?.bus.subscribe('api-keys.revoked', ({ prefixes }) => forget(prefixes));
+
+  /** The key row of a prefix: from memory while fresh, else read (and remembered). */
+  async function keyRow(prefix: string): Promise<CachedKey['row'] | undefined> {
+    const entry = cached.get(prefix);
+    if (cache && entry && Date.now() - entry.loadedAt < ttlMs) {
+      return entry.row;
+    }
+    const startedAt = epoch;
+    const row = await db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'prefix', 'secret_hash', 'revoked_at'])
+      .where('prefix', '=', prefix)
+      .executeTakeFirst();
+    cached.delete(prefix);
+    // Unknown prefixes are not remembered: guessing them must not push known keys out.
+    if (cache && row && startedAt === epoch) {
+      if (cached.size >= maxEntries) {
+        const oldest = cached.keys().next();
+        if (!oldest.done) {
+          cached.delete(oldest.value);
+        }
+      }
+      cached.set(prefix, { row, loadedAt: Date.now() });
+    }
+    return row;
+  }
+
   return {
+    /** How many keys this node remembers (for tests and diagnostics). */
+    cachedCount(): number {
+      return cached.size;
+    },
+    /** Stops listening to the bus (the app closes). */
+    close(): void {
+      unsubscribe?.();
+    },
+
     async create(
       name: string,
       actor: KeyActor,
@@ -114,7 +188,7 @@ export function createApiKeysService(db: Database) {
 
     /** Revokes a key; revoking a revoked key changes nothing and answers it as it is. */
     async revoke(id: string, actor: KeyActor, origin: Origin): Promise<ApiKeyRow> {
-      return db.transaction().execute(async (trx) => {
+      const row = await db.transaction().execute(async (trx) => {
         const row = await trx
           .selectFrom('api_keys')
           .selectAll()
@@ -149,6 +223,10 @@ export function createApiKeysService(db: Database) {
         );
         return revoked;
       });
+      // Committed: this node forgets the key now, every other one as the message arrives.
+      forget([row.prefix]);
+      await cache?.bus.publish('api-keys.revoked', { prefixes: [row.prefix] });
+      return row;
     },
 
     /** Checks the Authorization header of an `/api/v1` request; throws a 401 saying what is wrong. */
@@ -175,11 +253,7 @@ export function createApiKeysService(db: Database) {
       if (!parts?.[1] || !parts[2]) {
         throw unauthorized(INVALID_KEY, { error: 'invalid_token' });
       }
-      const row = await db
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('prefix', '=', parts[1])
-        .executeTakeFirst();
+      const row = await keyRow(parts[1]);
       const presented = Buffer.from(sha256(parts[2]), 'hex');
       if (!row || !timingSafeEqual(presented, Buffer.from(row.secret_hash, 'hex'))) {
         throw unauthorized(INVALID_KEY, { error: 'invalid_token' });

@@ -68,7 +68,12 @@ export function registerIntegration(
           log: app.log,
         })
       : null;
-  const apiKeys = createApiKeysService(db);
+  // Keys are checked from memory; a revocation reaches every node through the bus.
+  const apiKeys = createApiKeysService(db, { bus });
+  app.addHook('onClose', (_instance, done) => {
+    apiKeys.close();
+    done();
+  });
   const outbox = createOutboxRepository(db);
   registerOutboxMetrics(app, outbox);
   const deliveries = createDeliveriesService({ db, outbox, onRedelivery: () => worker?.nudge() });

@@ -295,7 +295,7 @@ export function heartbeat(deps: {
     send(conn, PING_EVENT, {});
   }
   deps.sessions
-    .touch([...connections.keys()])
+    .touch([...connections.keys()], deps.heartbeatMs / 2)
     .then(async (seen) => {
       for (const conn of connections.values()) {
         if (seen.has(conn.id) || conn.closed) {

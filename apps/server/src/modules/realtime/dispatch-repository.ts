@@ -382,12 +382,13 @@ export function createDispatchRepository(db: Database) {
             : sql`
         claimed as (select * from jobs where false),`
         }
+        -- The answer came through the socket: it is alive (the heartbeat leaves it alone).
         session as (
           update technician_sessions set
             state = case when exists (select 1 from claimed) then 'activated' else 'waiting' end,
             current_job_id = (select id from claimed),
             waiting_since = case when exists (select 1 from claimed) then null else now() end,
-            updated_at = now()
+            updated_at = now(), last_seen_at = now()
           where connection_id = ${input.connectionId} and exists (select 1 from done)
           returning 1
         ),

@@ -95,18 +95,35 @@ export function createSessionsRepository(db: Database, staleMs: number) {
     /**
      * Marks this node's sockets as alive; answers those that still hold their session (a socket
      * missing from the answer lost it: closed, removed, or taken by a newer socket).
+     *
+     * Without waiting on the job path: a session seen within `freshMs` (an answer marks its
+     * session seen, dispatch-repository.ts) is left alone, and one a job statement holds locked
+     * at this moment is passed over (SKIP LOCKED) until the next heartbeat. Touching every
+     * session of the node in one update locked all of them together, and the hand-offs passed
+     * them over and the answers waited for its commit (bench/README.md, cluster).
      */
-    async touch(connectionIds: readonly string[]): Promise<Set<string>> {
+    async touch(connectionIds: readonly string[], freshMs: number): Promise<Set<string>> {
       if (connectionIds.length === 0) {
         return new Set();
       }
-      const rows = await db
-        .updateTable('technician_sessions')
-        .set({ last_seen_at: new Date() })
-        .where('connection_id', 'in', [...connectionIds])
-        .returning('connection_id')
-        .execute();
-      return new Set(rows.flatMap((row) => (row.connection_id ? [row.connection_id] : [])));
+      const ids = [...connectionIds];
+      const result = await sql<{ connection_id: string }>`
+        with due as (
+          select connection_id from technician_sessions
+          where connection_id = any(${ids}::text[])
+            and (last_seen_at is null
+              or last_seen_at < now() - make_interval(secs => ${freshMs / 1000}))
+          for update skip locked
+        ),
+        touched as (
+          update technician_sessions s set last_seen_at = now()
+          from due where s.connection_id = due.connection_id
+          returning 1
+        )
+        select connection_id from technician_sessions where connection_id = any(${ids}::text[])`.execute(
+        db,
+      );
+      return new Set(result.rows.map((row) => row.connection_id));
     },
 
     /** The socket that holds a technician's session of a kind, if any. */

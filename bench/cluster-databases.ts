@@ -1,0 +1,42 @@
+/**
+ * bench/cluster's databases: a fresh one for each system of the run, on the PostgreSQL that
+ * BENCH_DATABASE_URL names, and dropped at the end.
+ */
+import pg from 'pg';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** Creates the database `name` (dropped first if it is there); answers its URL. */
+export async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** Drops the database `name` once its connections have closed (or after 5 s, by force). */
+export async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  // Let the pools that are closing hang up first: a forced drop under an idle client of a pool
+  // hands that pool an error nobody is left to catch (graphile-worker's, after its runner stops).
+  for (let waited = 0; waited < 5000; waited += 50) {
+    const { rows } = await admin.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_activity where datname = $1',
+      [name],
+    );
+    if ((rows[0]?.n ?? 0) === 0) {
+      break;
+    }
+    await sleep(50);
+  }
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
