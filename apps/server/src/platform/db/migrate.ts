@@ -23,6 +23,7 @@ import * as assistantNotFound from './migrations/023-assistant-not-found.ts';
 import * as authoring from './migrations/024-authoring.ts';
 import * as agreement from './migrations/025-agreement.ts';
 import * as analyticsOutcomes from './migrations/026-analytics-outcomes.ts';
+import * as patientDataAudit from './migrations/027-patient-data-audit.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '024-authoring': authoring,
   '025-agreement': agreement,
   '026-analytics-outcomes': analyticsOutcomes,
+  '027-patient-data-audit': patientDataAudit,
 };
 
 const provider: MigrationProvider = {
