@@ -1,8 +1,8 @@
 /**
  * bench/audit: what the audit trail costs a patient-data route. Two apps in one process, each on
  * a database of its own (embedded PGlite by default; PostgreSQL with BENCH_DATABASE_URL): one as
- * shipped, one whose database handle drops every insert into `audit_events` (the peer: the same
- * route without the audit write). Both hold the same conversation with BENCH_MESSAGES messages;
+ * shipped, one whose database handle (Kysely and the audit lane) drops every insert into
+ * `audit_events` (the peer: the same route without the audit write). Both hold the same conversation with BENCH_MESSAGES messages;
  * `GET /api/v1/conversations/:id` (a `patientData: 'read'` route, audited on every call) is
  * injected BENCH_ROUNDS × BENCH_BATCH times on each, the two sides alternating batch by batch so
  * that they share the machine's noise. Prints p50/p99 per side and the p50 overhead; the goal is
@@ -14,7 +14,6 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
-import { FOLD_END, FOLD_START } from '../apps/server/src/platform/audit-writer.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/platform/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
@@ -46,13 +45,6 @@ function withoutAuditWrites(database: DatabaseHandle): DatabaseHandle {
                 return (query: { sql: string }, ...rest: unknown[]) => {
                   const run = (...args: unknown[]) =>
                     (inner.executeQuery as (...a: unknown[]) => unknown)(...args);
-                  // An entry folded into a route's statement: the statement without it.
-                  const start = query.sql.indexOf(FOLD_START);
-                  if (start >= 0) {
-                    const end = query.sql.indexOf(FOLD_END) + FOLD_END.length;
-                    const sql = query.sql.slice(0, start) + query.sql.slice(end);
-                    return run({ ...query, sql }, ...rest);
-                  }
                   return /insert into audit_events/i.test(query.sql)
                     ? Promise.resolve({ rows: [] })
                     : run(query, ...rest);
@@ -71,7 +63,32 @@ function withoutAuditWrites(database: DatabaseHandle): DatabaseHandle {
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
     },
   });
-  return { ...database, db };
+  // The audit lane (the per-route entries): every insert answered at once with an id of 0.
+  const dropInserts = (client: pg.PoolClient) =>
+    new Proxy(client, {
+      get(target, property) {
+        if (property === 'query') {
+          return (query: string | { text: string }, ...rest: unknown[]) =>
+            /insert into audit_events|^execute ld_audit_entry\(/i.test(
+              typeof query === 'string' ? query : query.text,
+            )
+              ? Promise.resolve({ rows: [{ id: 0 }] })
+              : (target.query as (...a: unknown[]) => unknown)(query, ...rest);
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+  const auditPool = new Proxy(database.auditPool, {
+    get(target, property) {
+      if (property === 'connect') {
+        return async () => dropInserts(await target.connect());
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  return { ...database, db, auditPool };
 }
 
 async function side(name: string, dropAudit: boolean) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type KyselyPlugin } from 'kysely';
+import { sql } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { tokenForRoles } from '../test/tokens.ts';
@@ -18,14 +19,27 @@ describe('audit writer: each entry in the database before its caller goes on', (
   let key: string;
   let statements = 0;
 
-  /** Counts the statements that reach the database. */
-  const counting: KyselyPlugin = {
-    transformQuery: (args) => args.node,
-    transformResult: (args) => {
-      statements += 1;
-      return Promise.resolve(args.result);
-    },
-  };
+  /** The audit lane, counting the statements that reach the database. */
+  const countingLane = () =>
+    new Proxy(t.database.auditPool, {
+      get(target, property) {
+        if (property === 'connect') {
+          return async () => {
+            const client = await target.connect();
+            const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+            return Object.assign(Object.create(client) as pg.PoolClient, {
+              query: (...args: unknown[]) => {
+                statements += 1;
+                return query(...args);
+              },
+              release: () => client.release(),
+            });
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -60,10 +74,7 @@ describe('audit writer: each entry in the database before its caller goes on', (
       .execute();
 
   it('appends 50 concurrent entries, each its own row, in fewer statements than entries', async () => {
-    const writer = createAuditWriter({
-      db: t.database.db.withPlugin(counting),
-      kind: t.database.kind,
-    });
+    const writer = createAuditWriter({ auditPool: countingLane(), kind: t.database.kind });
     const requestId = randomUUID();
     statements = 0;
     await Promise.all(
@@ -146,8 +157,13 @@ describe('audit writer: each entry in the database before its caller goes on', (
       url: `/api/v1/conversations/${id}`,
       headers: { authorization: `Bearer ${key}`, 'x-request-id': requestId },
     });
-    const rows = (await rowsOf(requestId)).filter((r) => r.action === 'patient-data.read');
-    return { response, rows };
+    const raw = (await rowsOf(requestId)).filter((r) => r.action === 'patient-data.read');
+    const rows = await t.database.db
+      .selectFrom('patient_data_audit')
+      .selectAll()
+      .where('request_id', '=', requestId)
+      .execute();
+    return { response, rows, raw };
   }
 
   it('writes exactly one entry for a read of the conversation, found or not', async () => {
@@ -183,6 +199,31 @@ describe('audit writer: each entry in the database before its caller goes on', (
     });
   });
 
+  it('on PostgreSQL writes the entry while the route works, and corrects a presumption the answer belies', async () => {
+    const presumes = createAuditWriter(t.database).presumes;
+    expect(presumes).toBe(t.database.kind === 'postgres');
+    const found = await read('conv-writer');
+    expect(found.response.statusCode).toBe(200);
+    // The presumed success was the answer: one row, nothing to correct.
+    expect(found.raw).toHaveLength(1);
+    const missing = await read('not-there');
+    if (!presumes) {
+      // Written once the status is known: one row with the true outcome.
+      expect(missing.raw).toHaveLength(1);
+      return;
+    }
+    // The presumed 200 stays (append-only) and a correction says what the answer was.
+    expect(missing.raw).toHaveLength(2);
+    const [presumed, correction] = missing.raw;
+    expect(presumed).toMatchObject({ outcome: 'success', status_code: 200 });
+    expect(correction).toMatchObject({
+      outcome: 'denied',
+      status_code: 404,
+      details: { params: { id: 'not-there' }, corrects: presumed?.id },
+    });
+    expect(missing.rows.map((r) => r.id)).toEqual([correction?.id]);
+  });
+
   it('gives each of 20 concurrent reads its own entry', async () => {
     const reads = await Promise.all(
       Array.from({ length: 20 }, (_, i) => read(i % 2 ? 'conv-writer' : `missing-${i}`)),
@@ -194,7 +235,7 @@ describe('audit writer: each entry in the database before its caller goes on', (
     }
   });
 
-  it('answers when the database refuses the entry of the hook; the folded read fails instead', async () => {
+  it('answers when the database refuses the entry, and writes no other entry in its place', async () => {
     const refused = `refuse-${randomUUID()}`;
     // A check that refuses this one request id's entries (rows already stored are not checked).
     await sql
@@ -204,21 +245,16 @@ describe('audit writer: each entry in the database before its caller goes on', (
       )
       .execute(t.database.db);
     try {
-      const hooked = await t.app.inject({
-        method: 'GET',
-        url: '/api/v1/events',
-        headers: { authorization: `Bearer ${key}`, 'x-request-id': refused },
-      });
-      // The rule of the hook: the refusal is logged and the answer goes out.
-      expect(hooked.statusCode).toBe(200);
-      const folded = await t.app.inject({
-        method: 'GET',
-        url: '/api/v1/conversations/conv-writer',
-        headers: { authorization: `Bearer ${key}`, 'x-request-id': refused },
-      });
-      // Folded (AuditWriter.folds), the read and its entry are one statement: no entry, no read.
-      const folds = createAuditWriter(t.database).folds;
-      expect(folded.statusCode).toBe(folds ? 500 : 200);
+      // The rule of the hook: the refusal is logged and the answer goes out (on PostgreSQL the
+      // presumed entry is refused, then the entry with the true outcome is tried again).
+      for (const url of ['/api/v1/events', '/api/v1/conversations/conv-writer']) {
+        const answer = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${key}`, 'x-request-id': refused },
+        });
+        expect(answer.statusCode).toBe(200);
+      }
       expect(await rowsOf(refused)).toEqual([]);
     } finally {
       await sql

@@ -72,17 +72,40 @@ export async function audited<T>(
   }
 }
 
+/** How a route of the table touches patient data, and the status its success answers with. */
+interface PatientDataRoute {
+  readonly use: 'read' | 'write';
+  /** The lowest success status the table declares (200 when it declares none). */
+  readonly success: number;
+  /** Whether its caller is known before the handler (staff token or API key, onRequest). */
+  readonly guardedEarly: boolean;
+}
+
 /** Each route of the table that reads or writes patient data, by `METHOD path`. */
-const PATIENT_DATA_ROUTES: ReadonlyMap<string, 'read' | 'write'> = new Map(
+const PATIENT_DATA_ROUTES: ReadonlyMap<string, PatientDataRoute> = new Map(
   [...API_ROUTES, ...API_V1_ROUTES].flatMap((route) =>
     route.patientData === 'read' || route.patientData === 'write'
-      ? [[routeKey(route), route.patientData] as const]
+      ? [
+          [
+            routeKey(route),
+            {
+              use: route.patientData,
+              success: Math.min(
+                ...Object.keys(route.response ?? {})
+                  .map(Number)
+                  .filter((status) => status >= 200 && status < 300),
+                200,
+              ),
+              guardedEarly: !('embedToken' in route.access),
+            },
+          ] as const,
+        ]
       : [],
   ),
 );
 
 /** Whether a route (`METHOD path`) reads or writes patient data, by the route table. */
-export const patientDataUseOf = (key: string) => PATIENT_DATA_ROUTES.get(key);
+export const patientDataUseOf = (key: string) => PATIENT_DATA_ROUTES.get(key)?.use;
 
 /** A parameter as the trail can store it: well-formed, without NUL, at most 200 characters. */
 const storable = (value: unknown): string =>
@@ -123,77 +146,96 @@ function patientDataEntry(
   };
 }
 
-/**
- * A hot route's patient-data entry written by the route's own main statement instead of one of
- * its own: one round trip fewer on the request path (PostgreSQL only, see AuditWriter.folds).
- * The route puts `prefix(...)` before its main `select`; the entry's outcome and status are
- * decided in that statement by `found` (an SQL boolean without parameters), then the route says
- * which status it recorded (`folded`). The answer's hook writes no other entry when the answer
- * has that status; any other status (a failure after the statement) writes its own entry.
- */
-export interface PatientDataFold {
-  prefix(found: string, statusIfFound: number, statusIfNot: number): string;
-  folded(status: number): void;
+/** A request's entry written while its route works, with the status it presumed. */
+interface Presumption {
+  readonly status: number;
+  /** The row's id; undefined when the insert failed (logged). */
+  readonly id: Promise<number | undefined>;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The fold of this request's patient-data entry into a route's statement, if it has one. */
-    readonly patientDataFold: PatientDataFold | undefined;
-  }
-}
-
-/** The status each request's folded entry recorded. */
-const foldedStatus = new WeakMap<FastifyRequest, number>();
-
-/** The fold of a request's patient-data entry, when its route reads or writes patient data. */
-function foldOf(request: FastifyRequest, writer: AuditWriter): PatientDataFold | undefined {
-  const url = request.routeOptions.url;
-  const use = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
-  if (!use || !url || !writer.folds) {
-    return undefined;
-  }
-  return {
-    prefix(found, statusIfFound, statusIfNot) {
-      return writer.foldedInsert(
-        patientDataEntry(request, use, url, statusIfFound),
-        requestOrigin(request),
-        found,
-        { outcome: outcomeOf(statusIfNot), statusCode: statusIfNot },
-      );
-    },
-    folded(status) {
-      foldedStatus.set(request, status);
-    },
-  };
-}
+const presumptions = new WeakMap<FastifyRequest, Presumption>();
 
 /**
  * The audit of patient data by route: every answer of a route the table marks `patientData:
  * 'read' | 'write'` adds one entry `patient-data.read` / `patient-data.write` (who: the user or
  * the API key; what: the route and its path parameters; when; outcome: success below 400, denied
- * for a 4xx, failure for a 5xx), written before the answer is sent: through `writer` (which
- * appends concurrent requests' entries together, see audit-writer.ts), or by the route's own
- * statement (`request.patientDataFold`). 401 and 403 are audited as `request.refused` by the
- * refusal hook already. The areas' own entries (what was returned, what changed) come on top of
- * it. An entry the database refuses is logged as an error and the answer still goes out (as for
- * every audit write of the request path).
+ * for a 4xx, failure for a 5xx), in the database before the answer is sent. 401 and 403 from the
+ * guard are audited as `request.refused` by the refusal hook already. The areas' own entries
+ * (what was returned, what changed) come on top of it. An entry the database refuses is logged as
+ * an error and the answer still goes out (as for every audit write of the request path).
+ *
+ * Where the writer `presumes` (PostgreSQL), the entry's insert starts when the route's handler
+ * does (preHandler: the caller is known, the input valid), presuming the route's success status,
+ * and runs on the audit lane beside the route's own statements: the answer waits for the longer
+ * of the two instead of their sum. An answer with another status adds a correcting entry (the
+ * same action with the true outcome and `details.corrects`, the presumed row's id) before it is
+ * sent: the trail is append-only. `patient_data_audit` (migration 029) reads one entry per
+ * request with its true outcome. Otherwise (PGlite) the entry is written once the status is
+ * known. Either way through `writer`, which appends concurrent requests' entries together.
  */
 export function registerPatientDataAudit(app: FastifyInstance, writer: AuditWriter): void {
-  app.decorateRequest('patientDataFold', {
-    getter(this: FastifyRequest): PatientDataFold | undefined {
-      return foldOf(this, writer);
-    },
-  });
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const routeOf = (request: FastifyRequest) => {
     const url = request.routeOptions.url;
-    const use = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
+    const route = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
+    return route && url ? { route, url } : undefined;
+  };
+  if (writer.presumes) {
+    app.addHook('preHandler', (request, _reply, done) => {
+      const found = routeOf(request);
+      if (found?.route.guardedEarly) {
+        const { route, url } = found;
+        // After the handler's first statement is on its way: the insert's client work then
+        // overlaps the wait for the route's answer instead of delaying its statement.
+        const id = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() =>
+            writer.append(
+              patientDataEntry(request, route.use, url, route.success),
+              requestOrigin(request),
+            ),
+          )
+          .then(
+            (row) => row ?? undefined,
+            (error: unknown) => {
+              request.log.error({ err: error }, 'audit write failed');
+              return undefined;
+            },
+          );
+        presumptions.set(request, { status: route.success, id });
+      }
+      done();
+    });
+  }
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const found = routeOf(request);
     const status = reply.statusCode;
-    if (!use || !url || status === 401 || status === 403 || foldedStatus.get(request) === status) {
+    if (!found) {
       return;
     }
-    await writer
-      .append(patientDataEntry(request, use, url, status), requestOrigin(request))
-      .catch((error: unknown) => request.log.error({ err: error }, 'audit write failed'));
+    const { route, url } = found;
+    const presumed = presumptions.get(request);
+    const entry = () => patientDataEntry(request, route.use, url, status);
+    let written: Promise<unknown>;
+    if (presumed) {
+      const id = await presumed.id;
+      if (id !== undefined && presumed.status === status) {
+        return;
+      }
+      // The presumed row stands corrected (or, when its insert failed, is written again with the
+      // true outcome).
+      const correcting = entry();
+      written = writer.append(
+        id === undefined
+          ? correcting
+          : { ...correcting, details: { ...correcting.details, corrects: id } },
+        requestOrigin(request),
+      );
+    } else if (status === 401 || status === 403) {
+      return;
+    } else {
+      written = writer.append(entry(), requestOrigin(request));
+    }
+    await written.catch((error: unknown) =>
+      request.log.error({ err: error }, 'audit write failed'),
+    );
   });
 }

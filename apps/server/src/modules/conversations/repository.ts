@@ -10,7 +10,6 @@ import type {
   PersonSummary,
   TenantConfiguration,
 } from '@loopdesk/contracts/conversations.ts';
-import { sqlLiteral } from '../../platform/audit-writer.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type {
   ConsumersTable,
@@ -120,23 +119,6 @@ export function createConversationsRepository(db: Database) {
   return {
     findConversation(id: string, trx: Executor = db): Promise<ConversationRow | undefined> {
       return trx.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
-    },
-
-    /**
-     * The conversation, read by the statement that also writes the read's audit entry: `audit`
-     * gives the entry's text for an SQL condition saying whether the conversation exists
-     * (platform/audit.ts, PatientDataFold).
-     */
-    async findConversationAudited(
-      id: string,
-      audit: (found: string) => string,
-    ): Promise<ConversationRow | undefined> {
-      const found = `exists (select 1 from conversations where id = ${sqlLiteral(id)})`;
-      const result =
-        await sql<ConversationRow>`${sql.raw(audit(found))}select * from conversations where id = ${id}`.execute(
-          db,
-        );
-      return result.rows[0];
     },
 
     /** Locks a conversation's row for the rest of the transaction: who holds it cannot change. */

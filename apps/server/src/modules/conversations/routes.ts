@@ -112,8 +112,7 @@ export function registerConversationApi(v1: ApiV1Registrar, service: Conversatio
     },
     async (request) => {
       actor(request);
-      // The hottest read of the assistant: its audit entry rides on the read's own statement.
-      return service.get(request.params.id, request.patientDataFold);
+      return service.get(request.params.id);
     },
   );
 

@@ -20,7 +20,7 @@ import {
 } from '@loopdesk/contracts/exceptions.ts';
 import { hasPrivilege, type Role } from '@loopdesk/contracts/privileges.ts';
 import type { Database } from '../../platform/db/database.ts';
-import { recordAudit, type PatientDataFold } from '../../platform/audit.ts';
+import { recordAudit } from '../../platform/audit.ts';
 import type { RedFlags } from './red-flags.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import {
@@ -222,12 +222,9 @@ export function createConversationsService(deps: {
       });
     },
 
-    /** A conversation; with `fold`, its read's audit entry is written by the same statement. */
-    async get(id: string, fold?: PatientDataFold): Promise<ConversationView> {
-      const row = fold
-        ? await repo.findConversationAudited(id, (found) => fold.prefix(found, 200, 404))
-        : await repo.findConversation(id);
-      fold?.folded(row ? 200 : 404);
+    /** A conversation. */
+    async get(id: string): Promise<ConversationView> {
+      const row = await repo.findConversation(id);
       if (!row) {
         throw notFound(`No conversation with the id '${id}'.`);
       }

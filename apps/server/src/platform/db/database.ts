@@ -71,6 +71,9 @@ function poolUse(pool: pg.Pool): PoolUse {
   };
 }
 
+/** The connections of the audit lane on PostgreSQL: as many as the audit writer's inserts in flight. */
+export const AUDIT_CONNECTIONS = 3;
+
 export interface DatabaseHandle {
   readonly db: Database;
   /**
@@ -79,6 +82,14 @@ export interface DatabaseHandle {
    * With embedded PGlite (one connection) it is `db` itself.
    */
   readonly dispatchDb: Database;
+  /**
+   * The audit lane: the pool the per-route patient-data entries are written through, straight in
+   * node-postgres without Kysely (platform/audit-writer.ts). On PostgreSQL up to three connections
+   * of its own, so that an entry's insert runs beside the route's statements; with embedded
+   * PGlite the one pool of `db` (a transaction holds its one client, so an entry never lands
+   * inside another caller's transaction).
+   */
+  readonly auditPool: pg.Pool;
   readonly kind: 'pglite' | 'postgres';
   /** The schema the app's tables live in. */
   readonly schema: string;
@@ -129,14 +140,20 @@ export async function openDatabase(options: {
     });
     lane.on('connect', prepareHotStatements);
     const dispatchDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: lane }) });
+    const auditPool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: AUDIT_CONNECTIONS,
+      options: settings,
+    });
     return {
       db,
       dispatchDb,
+      auditPool,
       kind: 'postgres',
       schema: options.schema ?? 'public',
-      pools: { main: poolUse(pool), dispatch: poolUse(lane) },
+      pools: { main: poolUse(pool), dispatch: poolUse(lane), audit: poolUse(auditPool) },
       close: async () => {
-        await Promise.all([db.destroy(), dispatchDb.destroy()]);
+        await Promise.all([db.destroy(), dispatchDb.destroy(), auditPool.end()]);
       },
     };
   }
@@ -152,6 +169,7 @@ export async function openDatabase(options: {
   return {
     db,
     dispatchDb: db,
+    auditPool: pool,
     kind: 'pglite',
     schema: 'public',
     // One client over the single PGlite session: dispatch shares it.

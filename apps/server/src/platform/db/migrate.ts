@@ -25,6 +25,7 @@ import * as agreement from './migrations/025-agreement.ts';
 import * as analyticsOutcomes from './migrations/026-analytics-outcomes.ts';
 import * as analyticsEdges from './migrations/027-analytics-edges.ts';
 import * as analyticsAgreementDays from './migrations/028-analytics-agreement-days.ts';
+import * as patientDataAudit from './migrations/029-patient-data-audit.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '026-analytics-outcomes': analyticsOutcomes,
   '027-analytics-edges': analyticsEdges,
   '028-analytics-agreement-days': analyticsAgreementDays,
+  '029-patient-data-audit': patientDataAudit,
 };
 
 const provider: MigrationProvider = {

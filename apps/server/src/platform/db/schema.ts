@@ -389,4 +389,6 @@ export interface DB {
   refresh_tokens: RefreshTokensTable;
   auth_transactions: AuthTransactionsTable;
   audit_events: AuditEventsTable;
+  /** The view of migration 029: one patient-data entry per request, with its true outcome. */
+  patient_data_audit: AuditEventsTable;
 }
