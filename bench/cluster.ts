@@ -13,12 +13,14 @@
  *
  *   npm run bench:cluster   (BENCH_SECONDS (300), BENCH_RATE (100), BENCH_TECHNICIANS (500),
  *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL,
- *                            BENCH_PG_SAMPLE_MS (250), BENCH_NODE_ENV (JSON), BENCH_CPU_PROF)
+ *                            BENCH_PG_SAMPLE_MS (250), BENCH_NODE_ENV (JSON), BENCH_CPU_PROF,
+ *                            BENCH_AUTOVACUUM_MS (20000))
  */
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { Logger, makeWorkerUtils, run } from 'graphile-worker';
+import { sql } from 'kysely';
 import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
@@ -53,6 +55,7 @@ const REFERENCE_SECONDS = Number(process.env.BENCH_REFERENCE_SECONDS ?? Math.min
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** How often PostgreSQL's activity is sampled for the tail figures (0: not at all). */
 const PG_SAMPLE_MS = Number(process.env.BENCH_PG_SAMPLE_MS ?? 250);
+const AUTOVACUUM_MS = Number(process.env.BENCH_AUTOVACUUM_MS ?? 20_000);
 /** How long the nodes' CPU is read with every socket open and no job, before the run. */
 const IDLE_MS = 5000;
 /** How often each node's /metrics is sampled. */
@@ -235,6 +238,22 @@ async function loopdesk() {
   const activity = PG_SAMPLE_MS > 0 ? activitySampler(ADMIN_URL, name, PG_SAMPLE_MS) : null;
   await activity?.start();
   const pgPoller = setInterval(() => void postgres.poll().catch(() => undefined), 1000);
+  // Autovacuum's work, where the server has it off (this machine's shared PostgreSQL): without
+  // it the growing tables keep the plans of their first, empty statistics (bench/README.md).
+  const stats = await sql<{ autovacuum: string }>`show autovacuum`.execute(handle.db);
+  const standIn = stats.rows[0]?.autovacuum === 'off' && AUTOVACUUM_MS > 0;
+  let vacuums = 0;
+  let vacuuming = Promise.resolve();
+  const vacuumer = standIn
+    ? setInterval(() => {
+        vacuuming = vacuuming.then(() =>
+          sql`vacuum analyze`.execute(handle.db).then(
+            () => void (vacuums += 1),
+            () => undefined,
+          ),
+        );
+      }, AUTOVACUUM_MS)
+    : undefined;
   const pathBefore = await Promise.all(nodes.map(readNode));
   const cpuBefore = {
     nodes: nodes.map((node) => cpuMsOf(node.child.pid)),
@@ -308,6 +327,13 @@ async function loopdesk() {
     postgres: NaN,
   };
   clearInterval(pgPoller);
+  clearInterval(vacuumer);
+  await vacuuming;
+  console.log(
+    standIn
+      ? `autovacuum_stand_in: the server's autovacuum is off; vacuum analyze every ${AUTOVACUUM_MS / 1000} s, ${vacuums} runs (BENCH_AUTOVACUUM_MS=0 to skip)`
+      : `autovacuum_stand_in: none (the server's autovacuum: ${stats.rows[0]?.autovacuum ?? '?'})`,
+  );
   await postgres.poll();
   cpu.postgres = postgres.used();
   await postgres.close();
