@@ -7,7 +7,7 @@ import {
   NlpTextBody,
   NormaliseBody,
   NormaliseResponse,
-} from '../intelligence.ts';
+} from '../nlp.ts';
 
 /** The `/internal` routes of the nlp area. */
 export const NLP_ROUTES = [

@@ -5,7 +5,7 @@ import {
   toAutomatedRecognition,
   toRecognitionState,
 } from '@loopdesk/clinical/nlp/evaluate.ts';
-import { NLP_CONTENT_TYPE, NLP_MEDIA_TYPE, NLP_VERSION } from '@loopdesk/contracts/intelligence.ts';
+import { NLP_CONTENT_TYPE, NLP_MEDIA_TYPE, NLP_VERSION } from '@loopdesk/contracts/nlp.ts';
 import type { ApiRouter } from '../../platform/api-routes.ts';
 import { AppError, awaitBuild, badRequest } from '../../platform/errors.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type RefObject } from 'react';
-import { NLP_CONTENT_TYPE } from '@loopdesk/contracts/intelligence.ts';
+import { NLP_CONTENT_TYPE } from '@loopdesk/contracts/nlp.ts';
 import {
   AuthoringConflict,
   type AuthoringHolder,

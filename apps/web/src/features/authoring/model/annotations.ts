@@ -4,7 +4,7 @@ import {
   type AnnotationProvenance,
   type RelationshipRow,
 } from '@loopdesk/contracts/data-preparation.ts';
-import type { AutomatedRecognitionResult } from '@loopdesk/contracts/intelligence.ts';
+import type { AutomatedRecognitionResult } from '@loopdesk/contracts/nlp.ts';
 import type {
   AnnotatedEntity,
   AnnotationSetInput,

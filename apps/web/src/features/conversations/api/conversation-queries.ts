@@ -10,11 +10,10 @@ import {
 import { MESSAGES_MAX_PAGE_SIZE, MessagesPage } from '@loopdesk/contracts/conversations.ts';
 import {
   ConversationDifferentialResponse,
-  EntityExtractionResult,
   InferenceRecordList,
-  NLP_CONTENT_TYPE,
   RelationshipList,
 } from '@loopdesk/contracts/intelligence.ts';
+import { EntityExtractionResult, NLP_CONTENT_TYPE } from '@loopdesk/contracts/nlp.ts';
 import { callRoute } from '../../../lib/api-client.ts';
 
 /** The conversation view polls its messages, differential and memory every 5 s (spec 3 §7, §9). */

@@ -1,5 +1,5 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
-import { EntityExtractionResult, NLP_CONTENT_TYPE } from '@loopdesk/contracts/intelligence.ts';
+import { EntityExtractionResult, NLP_CONTENT_TYPE } from '@loopdesk/contracts/nlp.ts';
 import { callRoute } from '../../../lib/api-client.ts';
 
 /**

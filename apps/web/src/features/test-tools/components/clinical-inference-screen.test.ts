@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EntityExtractionResult } from '@loopdesk/contracts/intelligence.ts';
+import { EntityExtractionResult } from '@loopdesk/contracts/nlp.ts';
 import { evaluation } from '../../../test/features/test-tools/fixtures.ts';
 import { observationsOf } from './clinical-inference-screen.tsx';
 

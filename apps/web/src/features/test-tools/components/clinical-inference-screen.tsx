@@ -6,10 +6,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type {
-  DiagnosisPrediction,
-  EntityExtractionResult,
-} from '@loopdesk/contracts/intelligence.ts';
+import type { DiagnosisPrediction } from '@loopdesk/contracts/intelligence.ts';
+import type { EntityExtractionResult } from '@loopdesk/contracts/nlp.ts';
 import { useState } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
 import { usePredictDifferential } from '../api/post-differential-diagnosis.ts';

@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import type { EntityExtractionResult } from '@loopdesk/contracts/intelligence.ts';
+import type { EntityExtractionResult } from '@loopdesk/contracts/nlp.ts';
 import { useMemo, useState } from 'react';
 import { useToast } from '../../../components/toast-context.ts';
 import { useEvaluateText } from '../api/post-evaluate.ts';

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
-import type { EntityExtractionResult } from '@loopdesk/contracts/intelligence.ts';
+import type { EntityExtractionResult } from '@loopdesk/contracts/nlp.ts';
 
 export type ResolvedSegment = EntityExtractionResult['resolved']['resolvedEntities'][number];
 
