@@ -4,7 +4,6 @@ import {
   AddTaskBody,
   AsyncTask,
   DiscardTaskQuery,
-  KnowledgeRevisionList,
   PipelineList,
   PipelineParams,
   PipelineWithStats,
@@ -12,6 +11,7 @@ import {
   SubmitTaskBody,
   TaskParams,
 } from '../async-jobs.ts';
+import { KnowledgeRevisionList } from '../knowledge-revisions.ts';
 import { ConceptQuery, ConceptQueryResponse } from '../intelligence.ts';
 import { ASYNC_JOBS_DRAFT_ROUTES } from './async-jobs-drafts.ts';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AsyncTask, KnowledgeRevisionList } from '@loopdesk/contracts/async-jobs.ts';
+import type { AsyncTask } from '@loopdesk/contracts/async-jobs.ts';
+import type { KnowledgeRevisionList } from '@loopdesk/contracts/knowledge-revisions.ts';
 import { buildApp } from '../../app.ts';
 import { createInProcessBus } from '../../platform/bus.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';

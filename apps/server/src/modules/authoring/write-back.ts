@@ -8,7 +8,7 @@ import {
 } from '@loopdesk/clinical/kb/format.ts';
 import { KbChange, isEmptyChange } from '@loopdesk/clinical/kb/revise.ts';
 import type { AnnotationSet } from '@loopdesk/contracts/data-preparation.ts';
-import type { KnowledgeRevisionSummary } from '@loopdesk/contracts/async-jobs.ts';
+import type { KnowledgeRevisionSummary } from '@loopdesk/contracts/knowledge-revisions.ts';
 import type { Knowledge } from '../knowledge/knowledge.ts';
 import type { WriteBack } from '../knowledge/write-back.ts';
 import { LINK_OF_CLASS, categoryOf, conceptLookup } from './annotations.ts';

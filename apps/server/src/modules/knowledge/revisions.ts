@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { KnowledgeBase } from '@loopdesk/clinical/kb/format.ts';
 import { KbChange, reviseKnowledgeBase } from '@loopdesk/clinical/kb/revise.ts';
+import { type AsyncTask } from '@loopdesk/contracts/async-jobs.ts';
 import {
   KnowledgeRevisionSummary,
-  type AsyncTask,
   type KnowledgeRevisionList,
-} from '@loopdesk/contracts/async-jobs.ts';
+} from '@loopdesk/contracts/knowledge-revisions.ts';
 import type { Bus } from '../../platform/bus.ts';
 import type { Database } from '../../platform/db/database.ts';
 import { buildKnowledge, createLiveKnowledge, type Knowledge } from './knowledge.ts';

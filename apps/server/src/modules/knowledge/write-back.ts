@@ -9,12 +9,8 @@ import {
   type Treatment,
 } from '@loopdesk/clinical/kb/format.ts';
 import { KbChange, isEmptyChange } from '@loopdesk/clinical/kb/revise.ts';
-import {
-  isStruck,
-  type AsyncTask,
-  type AsyncTaskType,
-  type KnowledgeRevisionSummary,
-} from '@loopdesk/contracts/async-jobs.ts';
+import { isStruck, type AsyncTask, type AsyncTaskType } from '@loopdesk/contracts/async-jobs.ts';
+import { type KnowledgeRevisionSummary } from '@loopdesk/contracts/knowledge-revisions.ts';
 import type { Knowledge } from './knowledge.ts';
 
 /**
