@@ -14,7 +14,8 @@
  *   npm run bench:cluster   (BENCH_SECONDS (300), BENCH_RATE (100), BENCH_TECHNICIANS (500),
  *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL,
  *                            BENCH_PG_SAMPLE_MS (250), BENCH_NODE_ENV (JSON), BENCH_CPU_PROF,
- *                            BENCH_AUTOVACUUM_MS (20000))
+ *                            BENCH_AUTOVACUUM_MS (20000), BENCH_KEEP_DATABASE=1: keep
+ *                            Loopdesk's database afterwards, to look at its statements)
  */
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -37,7 +38,7 @@ import {
   type PathReading,
   type Sample,
 } from './cluster-figures.ts';
-import { ADMIN_URL, dropDatabase, freshDatabase } from './cluster-databases.ts';
+import { ADMIN_URL, dropDatabase, freshDatabase } from './databases.ts';
 import { activitySampler, tailWindows, type Arrival } from './cluster-tail.ts';
 import {
   clock,
@@ -56,6 +57,7 @@ const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** How often PostgreSQL's activity is sampled for the tail figures (0: not at all). */
 const PG_SAMPLE_MS = Number(process.env.BENCH_PG_SAMPLE_MS ?? 250);
 const AUTOVACUUM_MS = Number(process.env.BENCH_AUTOVACUUM_MS ?? 20_000);
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 /** How long the nodes' CPU is read with every socket open and no job, before the run. */
 const IDLE_MS = 5000;
 /** How often each node's /metrics is sampled. */
@@ -358,7 +360,11 @@ async function loopdesk() {
   }
   await Promise.all(nodes.map((node) => node.exited));
   await handle.close();
-  await dropDatabase(name);
+  if (KEEP_DATABASE) {
+    console.log(`database_kept: ${name}`);
+  } else {
+    await dropDatabase(name);
+  }
   return {
     total,
     seconds,

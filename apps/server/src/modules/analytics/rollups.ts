@@ -2,7 +2,15 @@ import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
 import { agreementDays } from '../../platform/db/migrations/028-analytics-agreement-days.ts';
 import { compareAnswers } from './agreement.ts';
-import { dayOf, hourOf, ORIGIN, refreshDurations, refreshPeople } from './hour-rollups.ts';
+import {
+  applyDurationChanges,
+  dayOf,
+  durationChanges,
+  hourOf,
+  ORIGIN,
+  refreshPeople,
+  type DurationChange,
+} from './hour-rollups.ts';
 
 export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
 
@@ -22,6 +30,110 @@ export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
  * path's commits (bench/README.md, cluster).
  */
 const MARGIN = '10 seconds';
+
+/** Jobs recomputed by one statement of a run, and the pause after each (see `refresh`). */
+const BATCH = 500;
+const PAUSE_MS = 20;
+
+const JOB_COLUMNS = [
+  'queue',
+  'type',
+  'tenant',
+  'created_at',
+  'first_delivered_at',
+  'last_delivered_at',
+  'answered_at',
+  'answered_by',
+  'exception',
+  'outcome',
+  'ended_at',
+  'requeues',
+  'dead',
+  'wait_s',
+  'handle_s',
+  'total_s',
+] as const;
+
+/**
+ * These jobs' rows of analytics_jobs computed again from the job, its deliveries (audit) and its
+ * events (outbox); only the rows whose figures changed are written. Answers the arrival hours of
+ * those rows, and the changes they make to the duration histograms (their old rows taken away,
+ * their new ones added: the statement's snapshot reads the rows as they were before it).
+ */
+async function recomputeJobs(trx: Database, ids: string[]) {
+  const row = (table: string) => sql.join(JOB_COLUMNS.map((c) => sql.ref(`${table}.${c}`)));
+  const result = await sql<{
+    jobs: number;
+    hours: string[] | null;
+    changes: DurationChange[] | null;
+  }>`
+    with old as (
+      select job_id, type, created_at, wait_s, handle_s, total_s from analytics_jobs
+      where job_id = any(${ids}::uuid[])
+    ),
+    written as (
+    insert into analytics_jobs (job_id, ${sql.join(JOB_COLUMNS.map((c) => sql.ref(c)))})
+    select j.id, j.queue, j.type, j.tenant, j.created_at, d.first_at, d.last_at,
+      case when j.state = 'completed' then j.completed_at end,
+      case when j.state = 'completed' then j.assignee_id end,
+      -- An exception: its own submission type, or an annotation whose action escalates or forgets.
+      coalesce(j.state = 'completed' and (j.result->>'type' like '%.exception'
+        or j.result->'data'->>'action' in ('exception', 'suggest_escalation', 'suggest_forget')), false),
+      case when j.state in ('completed', 'cancelled', 'dead') then j.state end,
+      case j.state when 'completed' then j.completed_at
+        when 'cancelled' then coalesce(e.cancelled_at, j.updated_at)
+        when 'dead' then coalesce(e.dead_at, j.updated_at) end,
+      coalesce(e.requeues, 0), coalesce(e.dead, 0),
+      extract(epoch from d.first_at - j.created_at)::float8,
+      case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
+      case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
+    from jobs j
+    left join lateral (
+      select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
+      where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
+    ) d on true
+    left join lateral (
+      select
+        -- Returned by the server (socket closed, lease ended), not a lead's requeue of a dead job.
+        count(*) filter (where o.type = 'job.requeued' and not (o.data ? 'requeuedBy'))::int as requeues,
+        count(*) filter (where o.type = 'job.dead')::int as dead,
+        max(o.created_at) filter (where o.type = 'job.cancelled') as cancelled_at,
+        max(o.created_at) filter (where o.type = 'job.dead') as dead_at
+      from outbox_events o where o.job_id = j.id
+    ) e on true
+    where j.id = any(${ids}::uuid[])
+    order by j.created_at
+    on conflict (job_id) do update set
+      ${sql.join(JOB_COLUMNS.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}
+    where (${row('analytics_jobs')}) is distinct from (${row('excluded')})
+    returning job_id, type, created_at, wait_s, handle_s, total_s
+    ),
+    contributions as (
+      select created_at, type, wait_s, handle_s, total_s, 1 as sign from written
+      union all
+      select o.created_at, o.type, o.wait_s, o.handle_s, o.total_s, -1
+      from old o join written w on w.job_id = o.job_id
+    )
+    select (select count(*)::int from written) as jobs,
+      -- The hours of the rows as they are and as they were.
+      (select array_agg(distinct ${hourOf('created_at')}) from (
+        select created_at from written
+        union all
+        select o.created_at from old o join written w on w.job_id = o.job_id
+      ) h) as hours,
+      (select jsonb_agg(c) from (${durationChanges(sql`contributions`)}) c) as changes`.execute(
+    trx,
+  );
+  const first = result.rows[0];
+  return {
+    jobs: first?.jobs ?? 0,
+    hours: (first?.hours ?? []).map((hour) => new Date(hour).toISOString()),
+    changes: (first?.changes ?? []).map((change) => ({
+      ...change,
+      hour: new Date(change.hour).toISOString(),
+    })),
+  };
+}
 
 export interface RefreshResult {
   /** Jobs recomputed. */
@@ -70,8 +182,10 @@ export function createRollups(db: Database) {
       const since = state.rows[0]?.since ?? new Date(0);
       const start = state.rows[0]?.start ?? new Date();
 
-      // Jobs: every job an event, a delivery or a change touched since then, from all its events.
-      const jobs = await sql<{ hour: Date }>`
+      // Jobs: every job an event, a delivery or a change touched since then, in arrival order
+      // (a range's jobs then sit on neighbouring pages: the views' edges). The ids alone first:
+      // three index range scans, no row of the jobs read but the touched ones.
+      const touched = await sql<{ id: string }>`
         with touched as (
           select job_id as id from outbox_events where created_at >= ${since} and job_id is not null
           union
@@ -79,59 +193,36 @@ export function createRollups(db: Database) {
           where occurred_at >= ${since} and action in ('job.delivered', 'job.submitted')
             and resource_type = 'job'
           union
-          -- A job's updated_at is set on every change, its creation too (migration 025's index).
+          -- A job's updated_at is set on every change, its creation too (migration 025's index):
+          -- the one source of a change that writes no event (a lead's cancel, a lease swept).
           select id from jobs where updated_at >= ${since}
         )
-        insert into analytics_jobs (job_id, queue, type, tenant, created_at, first_delivered_at,
-          last_delivered_at, answered_at, answered_by, exception, outcome, ended_at, requeues, dead,
-          wait_s, handle_s, total_s)
-        select j.id, j.queue, j.type, j.tenant, j.created_at, d.first_at, d.last_at,
-          case when j.state = 'completed' then j.completed_at end,
-          case when j.state = 'completed' then j.assignee_id end,
-          -- An exception: its own submission type, or an annotation whose action escalates or forgets.
-          coalesce(j.state = 'completed' and (j.result->>'type' like '%.exception'
-            or j.result->'data'->>'action' in ('exception', 'suggest_escalation', 'suggest_forget')), false),
-          case when j.state in ('completed', 'cancelled', 'dead') then j.state end,
-          case j.state when 'completed' then j.completed_at
-            when 'cancelled' then coalesce(e.cancelled_at, j.updated_at)
-            when 'dead' then coalesce(e.dead_at, j.updated_at) end,
-          coalesce(e.requeues, 0), coalesce(e.dead, 0),
-          extract(epoch from d.first_at - j.created_at)::float8,
-          case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
-          case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
-        from jobs j
-        join touched t on t.id = j.id and j.agreement_of is null
-        left join lateral (
-          select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
-          where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
-        ) d on true
-        left join lateral (
-          select
-            -- Returned by the server (socket closed, lease ended), not a lead's requeue of a dead job.
-            count(*) filter (where o.type = 'job.requeued' and not (o.data ? 'requeuedBy'))::int as requeues,
-            count(*) filter (where o.type = 'job.dead')::int as dead,
-            max(o.created_at) filter (where o.type = 'job.cancelled') as cancelled_at,
-            max(o.created_at) filter (where o.type = 'job.dead') as dead_at
-          from outbox_events o where o.job_id = j.id
-        ) e on true
-        -- In arrival order: a range's jobs then sit on neighbouring pages (the views' edges).
-        order by j.created_at
-        on conflict (job_id) do update set
-          queue = excluded.queue, type = excluded.type, tenant = excluded.tenant,
-          created_at = excluded.created_at, first_delivered_at = excluded.first_delivered_at,
-          last_delivered_at = excluded.last_delivered_at, answered_at = excluded.answered_at,
-          answered_by = excluded.answered_by, exception = excluded.exception,
-          outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
-          dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
-          total_s = excluded.total_s
-        returning ${hourOf('created_at')} as hour`.execute(trx);
+        select j.id from jobs j join touched t on t.id = j.id and j.agreement_of is null
+        order by j.created_at`.execute(trx);
+      // Then recomputed from all their events in batches of BATCH, each a short statement with a
+      // pause after it: a run at 100 jobs/s holds some 4,000 jobs, and one statement over all of
+      // them held a core and filled the WAL the job path's commits flush for most of a second
+      // (bench/README.md, cluster). A job whose figures are what its row holds is not written
+      // again (nor its hour and day rebuilt): the margin's jobs, and those touched without change.
+      let written = 0;
+      const changedHours = new Set<string>();
+      const changes: DurationChange[] = [];
+      for (let i = 0; i < touched.rows.length; i += BATCH) {
+        if (i > 0) {
+          await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+        }
+        const ids = touched.rows.slice(i, i + BATCH).map((row) => row.id);
+        const batch = await recomputeJobs(trx, ids);
+        written += batch.jobs;
+        batch.hours.forEach((hour) => changedHours.add(hour));
+        changes.push(...batch.changes);
+      }
 
-      // Durations per arrival hour and job type as histograms (BUCKET_BASE), every hour of a job
-      // recomputed rebuilt whole from its jobs; then those hours' days summed from their hours.
-      const hours = [...new Set(jobs.rows.map((row) => new Date(row.hour).toISOString()))].sort();
-      const days = [...new Set(hours.map((hour) => dayOf(hour)))].sort();
+      // Durations per arrival hour and job type as histograms (BUCKET_BASE), and per day: each
+      // histogram a changed job falls in, its stored counts plus the changes (hour-rollups.ts).
+      await applyDurationChanges(trx, changes);
+      const days = [...new Set([...changedHours].map((hour) => dayOf(hour)))].sort();
       if (days.length > 0) {
-        await refreshDurations(trx, hours, days);
         // Outcomes per arrival day, job type, queue and tenant (migration 026), the same days.
         await sql`delete from analytics_outcomes where day = any(${days}::timestamptz[])`.execute(
           trx,
@@ -176,12 +267,12 @@ export function createRollups(db: Database) {
       await refreshPeople(trx, since);
 
       // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
-      const touched = await sql<{ id: string }>`
+      const desk = await sql<{ id: string }>`
         select distinct resource_id as id from audit_events
         where occurred_at >= ${since} and resource_type = 'conversation' and outcome = 'success'
           and action in ('conversation.handover', 'conversation.allocated', 'conversation.reply',
             'conversation.handback', 'conversation.end')`.execute(trx);
-      const conversations = touched.rows.map((row) => row.id);
+      const conversations = desk.rows.map((row) => row.id);
       if (conversations.length > 0) {
         await sql`delete from analytics_handovers where conversation_id = any(${conversations}::text[])`.execute(
           trx,
@@ -303,7 +394,7 @@ export function createRollups(db: Database) {
         insert into analytics_refresh (id, refreshed_at, covered_until) values (1, clock_timestamp(), ${start})
         on conflict (id) do update set refreshed_at = excluded.refreshed_at,
           covered_until = excluded.covered_until`.execute(trx);
-      return { jobs: jobs.rows.length };
+      return { jobs: written };
     });
   }
 
