@@ -34,6 +34,13 @@ describe('the analytics refresh and the changes between two runs', () => {
       )
     ).rows;
 
+  const ended = async () =>
+    (
+      await sql<{ ended: number }>`
+        select coalesce(sum(ended), 0)::int as ended from analytics_hourly
+        where tenant = 'changes'`.execute(t.database.db)
+    ).rows[0]?.ended;
+
   it('counts a change made between two refreshes, by the job row or by an event alone', async () => {
     const { rows } = await sql<{ id: string }>`
       insert into jobs (queue, type, tenant, payload)
@@ -44,6 +51,7 @@ describe('the analytics refresh and the changes between two runs', () => {
     await refresh();
     expect(await row(id)).toMatchObject({ outcome: null, requeues: 0 });
     expect(await outcomes()).toEqual([{ jobs: 1, cancelled: 0, requeues: 0 }]);
+    expect(await ended()).toBe(0);
 
     // Returned by the server: an outbox event, the job row as it was.
     await sql`insert into outbox_events (type, job_id, data)
@@ -59,6 +67,7 @@ describe('the analytics refresh and the changes between two runs', () => {
     await refresh();
     expect(await row(id)).toMatchObject({ outcome: 'cancelled', requeues: 1 });
     expect(await outcomes()).toEqual([{ jobs: 1, cancelled: 1, requeues: 1 }]);
+    expect(await ended()).toBe(1);
 
     // Nothing changed since: the job is looked at again (the margin) but its row is not written.
     const before = await row(id);

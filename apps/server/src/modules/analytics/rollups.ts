@@ -6,19 +6,27 @@ import {
   applyDurationChanges,
   dayOf,
   durationChanges,
-  hourOf,
   ORIGIN,
   refreshPeople,
   type DurationChange,
 } from './hour-rollups.ts';
+import {
+  applyHourlyChanges,
+  applyOutcomeChanges,
+  hourlyChanges,
+  outcomeChanges,
+  type HourlyChange,
+  type OutcomeChange,
+} from './counts.ts';
 
 export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
 
 /**
  * Brings the analytics rollups (migrations 022-027) up to date from the job events (outbox), the
- * jobs and the audit rows. Incremental: each run recomputes only the jobs, hours and conversations
- * touched since the last run (less a margin for transactions that committed late), so a run costs
- * what changed, not the whole history. Runs of several nodes are kept apart by an advisory lock.
+ * jobs and the audit rows. Incremental: each run recomputes only the jobs and conversations
+ * touched since the last run (less a margin for transactions that committed late), and changes the
+ * hour and day rollups by the jobs whose rows changed, so a run costs what changed, not the whole
+ * history nor the whole day. Runs of several nodes are kept apart by an advisory lock.
  */
 
 /**
@@ -64,11 +72,12 @@ async function recomputeJobs(trx: Database, ids: string[]) {
   const row = (table: string) => sql.join(JOB_COLUMNS.map((c) => sql.ref(`${table}.${c}`)));
   const result = await sql<{
     jobs: number;
-    hours: string[] | null;
-    changes: DurationChange[] | null;
+    durations: DurationChange[] | null;
+    hourly: HourlyChange[] | null;
+    outcomes: OutcomeChange[] | null;
   }>`
     with old as (
-      select job_id, type, created_at, wait_s, handle_s, total_s from analytics_jobs
+      select job_id, ${sql.join(JOB_COLUMNS.map((c) => sql.ref(c)))} from analytics_jobs
       where job_id = any(${ids}::uuid[])
     ),
     written as (
@@ -106,37 +115,30 @@ async function recomputeJobs(trx: Database, ids: string[]) {
     on conflict (job_id) do update set
       ${sql.join(JOB_COLUMNS.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}
     where (${row('analytics_jobs')}) is distinct from (${row('excluded')})
-    returning job_id, type, created_at, wait_s, handle_s, total_s
+    returning job_id, ${sql.join(JOB_COLUMNS.map((c) => sql.ref(c)))}
     ),
-    contributions as (
-      select created_at, type, wait_s, handle_s, total_s, 1 as sign from written
+    -- Each written job's new row counted in, its old one (if any) counted out.
+    signed as (
+      select w.*, 1 as sign from written w
       union all
-      select o.created_at, o.type, o.wait_s, o.handle_s, o.total_s, -1
-      from old o join written w on w.job_id = o.job_id
+      select o.*, -1 from old o where o.job_id in (select job_id from written)
     )
     select (select count(*)::int from written) as jobs,
-      -- The hours of the rows as they are and as they were.
-      (select array_agg(distinct ${hourOf('created_at')}) from (
-        select created_at from written
-        union all
-        select o.created_at from old o join written w on w.job_id = o.job_id
-      ) h) as hours,
-      (select jsonb_agg(c) from (${durationChanges(sql`contributions`)}) c) as changes`.execute(
-    trx,
-  );
+      (select jsonb_agg(c) from (${durationChanges(sql`signed`)}) c) as durations,
+      (select jsonb_agg(c) from (${hourlyChanges(sql`signed`)}) c) as hourly,
+      (select jsonb_agg(c) from (${outcomeChanges(sql`signed`)}) c) as outcomes`.execute(trx);
   const first = result.rows[0];
+  const iso = (time: string) => new Date(time).toISOString();
   return {
     jobs: first?.jobs ?? 0,
-    hours: (first?.hours ?? []).map((hour) => new Date(hour).toISOString()),
-    changes: (first?.changes ?? []).map((change) => ({
-      ...change,
-      hour: new Date(change.hour).toISOString(),
-    })),
+    durations: (first?.durations ?? []).map((c) => ({ ...c, hour: iso(c.hour) })),
+    hourly: (first?.hourly ?? []).map((c) => ({ ...c, hour: iso(c.hour) })),
+    outcomes: (first?.outcomes ?? []).map((c) => ({ ...c, day: iso(c.day) })),
   };
 }
 
 export interface RefreshResult {
-  /** Jobs recomputed. */
+  /** Jobs whose rows were written (new or changed). */
   readonly jobs: number;
   /** Another run held the lock and this one did nothing (`skipIfRunning`). */
   readonly skipped?: boolean;
@@ -194,7 +196,7 @@ export function createRollups(db: Database) {
             and resource_type = 'job'
           union
           -- A job's updated_at is set on every change, its creation too (migration 025's index):
-          -- the one source of a change that writes no event (a lead's cancel, a lease swept).
+          -- the one trace of a change that writes no job event (exceptions' cancelTasks).
           select id from jobs where updated_at >= ${since}
         )
         select j.id from jobs j join touched t on t.id = j.id and j.agreement_of is null
@@ -203,10 +205,11 @@ export function createRollups(db: Database) {
       // pause after it: a run at 100 jobs/s holds some 4,000 jobs, and one statement over all of
       // them held a core and filled the WAL the job path's commits flush for most of a second
       // (bench/README.md, cluster). A job whose figures are what its row holds is not written
-      // again (nor its hour and day rebuilt): the margin's jobs, and those touched without change.
+      // again (nor counted again): the margin's jobs, and those touched without change.
       let written = 0;
-      const changedHours = new Set<string>();
-      const changes: DurationChange[] = [];
+      const durations: DurationChange[] = [];
+      const hourly: HourlyChange[] = [];
+      const outcomes: OutcomeChange[] = [];
       for (let i = 0; i < touched.rows.length; i += BATCH) {
         if (i > 0) {
           await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
@@ -214,55 +217,17 @@ export function createRollups(db: Database) {
         const ids = touched.rows.slice(i, i + BATCH).map((row) => row.id);
         const batch = await recomputeJobs(trx, ids);
         written += batch.jobs;
-        batch.hours.forEach((hour) => changedHours.add(hour));
-        changes.push(...batch.changes);
+        durations.push(...batch.durations);
+        hourly.push(...batch.hourly);
+        outcomes.push(...batch.outcomes);
       }
 
-      // Durations per arrival hour and job type as histograms (BUCKET_BASE), and per day: each
-      // histogram a changed job falls in, its stored counts plus the changes (hour-rollups.ts).
-      await applyDurationChanges(trx, changes);
-      const days = [...new Set([...changedHours].map((hour) => dayOf(hour)))].sort();
-      if (days.length > 0) {
-        // Outcomes per arrival day, job type, queue and tenant (migration 026), the same days.
-        await sql`delete from analytics_outcomes where day = any(${days}::timestamptz[])`.execute(
-          trx,
-        );
-        await sql`
-          insert into analytics_outcomes (day, type, queue, tenant, jobs, completed, exceptions,
-            cancelled, dead, requeues)
-          select date_bin('1 day', created_at, ${ORIGIN}), type, queue, tenant, count(*)::int,
-            count(*) filter (where outcome = 'completed')::int,
-            count(*) filter (where exception)::int,
-            count(*) filter (where outcome = 'cancelled')::int,
-            count(*) filter (where dead > 0)::int, coalesce(sum(requeues), 0)::int
-          from analytics_jobs
-          where created_at >= ${days[0]}::timestamptz
-            and date_bin('1 day', created_at, ${ORIGIN}) = any(${days}::timestamptz[])
-          group by 1, 2, 3, 4`.execute(trx);
-      }
-
-      // Hours: every hour from the first one touched, summed again from the jobs.
-      const fromHour = sql`date_bin('1 hour', ${since}::timestamptz, ${ORIGIN})`;
-      await sql`delete from analytics_hourly where hour >= ${fromHour}`.execute(trx);
-      await sql`
-        insert into analytics_hourly (hour, queue, type, tenant, arrivals, completions, ended)
-        select hour, queue, type, tenant, sum(a)::int, sum(c)::int, sum(e)::int from (
-          select ${hourOf('created_at')} as hour, queue, type, tenant, 1 as a, 0 as c, 0 as e
-            from analytics_jobs where created_at >= ${fromHour}
-          union all
-          select ${hourOf('answered_at')}, queue, type, tenant, 0, 1, 0
-            from analytics_jobs where answered_at >= ${fromHour}
-          union all
-          select ${hourOf('ended_at')}, queue, type, tenant, 0, 0, 1
-            from analytics_jobs where ended_at >= ${fromHour}
-        ) x
-        group by hour, queue, type, tenant`.execute(trx);
-
-      await sql`delete from analytics_queue_hourly where hour >= ${fromHour}`.execute(trx);
-      await sql`
-        insert into analytics_queue_hourly (hour, queue, arrivals, completions, ended)
-        select hour, queue, sum(arrivals)::int, sum(completions)::int, sum(ended)::int
-        from analytics_hourly where hour >= ${fromHour} group by hour, queue`.execute(trx);
+      // Durations per arrival hour and job type as histograms (BUCKET_BASE), and per day; counts
+      // per hour (arrivals, answers, ends) and outcomes per arrival day: each row a changed job
+      // counts in, its stored counts plus the changes (hour-rollups.ts, counts.ts).
+      await applyDurationChanges(trx, durations);
+      await applyHourlyChanges(trx, hourly);
+      await applyOutcomeChanges(trx, outcomes);
 
       await refreshPeople(trx, since);
 
