@@ -13,7 +13,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { AnalyticsFilters } from '@loopdesk/contracts/analytics.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
@@ -28,8 +27,8 @@ import { agreementFigures } from '../apps/server/src/modules/analytics/agreement
 import { durations, people } from '../apps/server/src/modules/analytics/durations.ts';
 import { readFigures } from '../apps/server/src/modules/analytics/figures.ts';
 import { createRollups } from '../apps/server/src/modules/analytics/rollups.ts';
+import { dropDatabase, freshDatabase } from './databases.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 /** Events per job on average: created, delivered, submitted, completed, and some requeues/deaths. */
@@ -58,15 +57,9 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 
 async function main() {
   const name = DB_NAME ?? `bench_analytics_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  if (!REUSE) {
-    await admin.query(`create database ${name}`);
-  }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const url = await freshDatabase(name, { reuse: REUSE });
   const database = await openDatabase({
-    databaseUrl: url.href,
+    databaseUrl: url,
     pgliteDataDir: 'memory://',
     webhookDeliveries: false,
   });
@@ -158,21 +151,9 @@ async function main() {
     );
   } finally {
     await database.close();
-    // Let the pool's connections hang up before the drop (a forced drop under them is an error).
-    for (let waited = 0; waited < 5_000; waited += 100) {
-      const { rows } = await admin.query<{ n: number }>(
-        'select count(*)::int as n from pg_stat_activity where datname = $1',
-        [name],
-      );
-      if ((rows[0]?.n ?? 0) === 0) {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     if (!KEEP) {
-      await admin.query(`drop database if exists ${name}`);
+      await dropDatabase(name);
     }
-    await admin.end();
   }
 }
 

@@ -14,12 +14,14 @@
  *   npm run bench:cluster   (BENCH_SECONDS (300), BENCH_RATE (100), BENCH_TECHNICIANS (500),
  *                            BENCH_REFERENCE_SECONDS (60), BENCH_DATABASE_URL, BENCH_REDIS_URL,
  *                            BENCH_PG_SAMPLE_MS (250), BENCH_NODE_ENV (JSON), BENCH_CPU_PROF,
- *                            BENCH_AUTOVACUUM_MS (20000))
+ *                            BENCH_AUTOVACUUM_MS (20000), BENCH_VACUUM_COST_DELAY_MS (2),
+ *                            BENCH_KEEP_DATABASE=1 (keep Loopdesk's database afterwards,
+ *                            to look at its statements))
  */
 import { randomBytes } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { Logger, makeWorkerUtils, run } from 'graphile-worker';
+import pg from 'pg';
 import { sql } from 'kysely';
 import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
 import { openDatabase } from '../apps/server/src/platform/db/database.ts';
@@ -37,8 +39,9 @@ import {
   type PathReading,
   type Sample,
 } from './cluster-figures.ts';
-import { ADMIN_URL, dropDatabase, freshDatabase } from './cluster-databases.ts';
+import { ADMIN_URL, dropDatabase, freshDatabase } from './databases.ts';
 import { activitySampler, tailWindows, type Arrival } from './cluster-tail.ts';
+import { graphileReference, offer } from './cluster-reference.ts';
 import {
   clock,
   type TechniciansCommand,
@@ -56,6 +59,9 @@ const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** How often PostgreSQL's activity is sampled for the tail figures (0: not at all). */
 const PG_SAMPLE_MS = Number(process.env.BENCH_PG_SAMPLE_MS ?? 250);
 const AUTOVACUUM_MS = Number(process.env.BENCH_AUTOVACUUM_MS ?? 20_000);
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
+/** The stand-in's pace (vacuum_cost_delay), autovacuum's own by default; 0 for unpaced. */
+const VACUUM_COST_DELAY_MS = Number(process.env.BENCH_VACUUM_COST_DELAY_MS ?? 2);
 /** How long the nodes' CPU is read with every socket open and no job, before the run. */
 const IDLE_MS = 5000;
 /** How often each node's /metrics is sampled. */
@@ -127,23 +133,6 @@ async function technicians(
       child.kill();
     },
   };
-}
-
-/** Posts one job a tick at `rate` per second for `seconds`, each with `post(i)`; waits for all. */
-async function offer(rate: number, seconds: number, post: (i: number) => Promise<void>) {
-  const total = Math.round(rate * seconds);
-  const started = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 1) {
-      await sleep(wait);
-    }
-    inFlight.push(post(i));
-  }
-  await Promise.all(inFlight);
-  return { total, seconds: (performance.now() - started) / 1000 };
 }
 
 async function loopdesk() {
@@ -244,10 +233,20 @@ async function loopdesk() {
   const standIn = stats.rows[0]?.autovacuum === 'off' && AUTOVACUUM_MS > 0;
   let vacuums = 0;
   let vacuuming = Promise.resolve();
-  const vacuumer = standIn
+  // Paced as autovacuum paces itself (autovacuum_vacuum_cost_delay 2 ms; a VACUUM typed by hand
+  // runs unpaced): unpaced, its runs were the longest statements of the run and the tail's
+  // windows sat on them.
+  const vacuumClient = standIn
+    ? new pg.Client({
+        connectionString: url,
+        options: `-c vacuum_cost_delay=${VACUUM_COST_DELAY_MS}`,
+      })
+    : null;
+  await vacuumClient?.connect();
+  const vacuumer = vacuumClient
     ? setInterval(() => {
         vacuuming = vacuuming.then(() =>
-          sql`vacuum analyze`.execute(handle.db).then(
+          vacuumClient.query('vacuum analyze').then(
             () => void (vacuums += 1),
             () => undefined,
           ),
@@ -329,9 +328,10 @@ async function loopdesk() {
   clearInterval(pgPoller);
   clearInterval(vacuumer);
   await vacuuming;
+  await vacuumClient?.end();
   console.log(
     standIn
-      ? `autovacuum_stand_in: the server's autovacuum is off; vacuum analyze every ${AUTOVACUUM_MS / 1000} s, ${vacuums} runs (BENCH_AUTOVACUUM_MS=0 to skip)`
+      ? `autovacuum_stand_in: the server's autovacuum is off; vacuum analyze every ${AUTOVACUUM_MS / 1000} s paced at ${VACUUM_COST_DELAY_MS} ms, ${vacuums} runs (BENCH_AUTOVACUUM_MS=0 to skip)`
       : `autovacuum_stand_in: none (the server's autovacuum: ${stats.rows[0]?.autovacuum ?? '?'})`,
   );
   await postgres.poll();
@@ -358,7 +358,11 @@ async function loopdesk() {
   }
   await Promise.all(nodes.map((node) => node.exited));
   await handle.close();
-  await dropDatabase(name);
+  if (KEEP_DATABASE) {
+    console.log(`database_kept: ${name}`);
+  } else {
+    await dropDatabase(name);
+  }
   return {
     total,
     seconds,
@@ -388,40 +392,6 @@ async function readNode(node: ServerProcess): Promise<PathReading> {
       .then((r) => r.text())
       .catch(() => ''),
   );
-}
-
-/** graphile-worker at the same rate on the same PostgreSQL: addJob → task started. */
-async function graphileReference() {
-  const name = `loopdesk_bench_cluster_gw_${randomBytes(3).toString('hex')}`;
-  const url = await freshDatabase(name);
-  const logger = new Logger(() => () => undefined);
-  const latencies: number[] = [];
-  const runner = await run({
-    connectionString: url,
-    concurrency: 50,
-    maxPoolSize: 11,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    logger,
-    taskList: {
-      noop: (payload) => {
-        latencies.push(clock() - (payload as { t0: number }).t0);
-        return Promise.resolve();
-      },
-    },
-  });
-  const utils = await makeWorkerUtils({ connectionString: url, maxPoolSize: 10, logger });
-  const { total } = await offer(RATE, REFERENCE_SECONDS, async (i) => {
-    await utils.addJob('noop', { t0: clock(), i });
-  });
-  const deadline = performance.now() + 30_000;
-  while (latencies.length < total && performance.now() < deadline) {
-    await sleep(100);
-  }
-  await utils.release();
-  await runner.stop();
-  await dropDatabase(name);
-  return { total, latencies };
 }
 
 /** Growth of memory or handles over the run that still counts as flat (the soak's goal). */
@@ -490,7 +460,7 @@ async function main(): Promise<void> {
     console.log(`node_${node}_active_handles: ${handles.text}`);
     flat &&= rss.ratio <= FLAT && handles.ratio <= FLAT;
   }
-  const reference = await graphileReference();
+  const reference = await graphileReference(RATE, REFERENCE_SECONDS);
   const g50 = percentile(reference.latencies, 50);
   const g99 = percentile(reference.latencies, 99);
   console.log(

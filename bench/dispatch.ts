@@ -23,7 +23,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fork } from 'node:child_process';
-import pg from 'pg';
 import { Logger, run, makeWorkerUtils } from 'graphile-worker';
 import PgBoss from 'pg-boss';
 import { SOCKET_PATHS } from '@loopdesk/contracts/realtime.ts';
@@ -40,8 +39,8 @@ import {
   type TechniciansData,
   type TechniciansMessage,
 } from './technicians.ts';
+import { freshDatabase } from './databases.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const JOBS = Number(process.env.BENCH_JOBS ?? 10_000);
 const TECHNICIANS = Number(process.env.BENCH_TECHNICIANS ?? 100);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -81,17 +80,6 @@ function percentile(values: number[], p: number): number {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.href;
-}
 
 /**
  * Runs one system through warm-up, saturation and steady load. `started` of the system records

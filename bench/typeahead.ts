@@ -40,8 +40,8 @@ import { createConceptIndex as createReferenceIndex } from './typeahead-referenc
 import { generateConcepts, queriesFor } from './typeahead-concepts.ts';
 import { reportSteps, timeSteps, type StepTimes } from './build-steps.ts';
 import { build } from '../packages/clinical/src/search/build.ts';
+import { dropDatabase, freshDatabase } from './databases.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const TRGM_DB = process.env.BENCH_TRGM_DB ?? 'bench_search';
 const SIZES = (process.env.BENCH_SIZES ?? process.env.BENCH_CONCEPTS ?? '100000,350000,1000000')
   .split(',')
@@ -119,14 +119,7 @@ function timeQueries(queries: readonly string[], run: (q: string) => unknown): T
 }
 
 async function pgTrgm(concepts: readonly Concept[], queries: readonly string[]): Promise<Timing> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${TRGM_DB} with (force)`);
-  await admin.query(`create database ${TRGM_DB}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${TRGM_DB}`;
-  const client = new pg.Client({ connectionString: url.href });
+  const client = new pg.Client({ connectionString: await freshDatabase(TRGM_DB) });
   await client.connect();
   await client.query('create extension if not exists pg_trgm');
   await client.query('create table names (concept text not null, name text not null)');
@@ -156,10 +149,7 @@ async function pgTrgm(concepts: readonly Concept[], queries: readonly string[]):
   }
   const seconds = (performance.now() - started) / 1000;
   await client.end();
-  const cleanup = new pg.Client({ connectionString: ADMIN_URL });
-  await cleanup.connect();
-  await cleanup.query(`drop database if exists ${TRGM_DB} with (force)`);
-  await cleanup.end();
+  await dropDatabase(TRGM_DB);
   return {
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),

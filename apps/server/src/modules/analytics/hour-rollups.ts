@@ -31,40 +31,85 @@ export const dayOf = (iso: string) => `${iso.slice(0, 10)}T00:00:00.000Z`;
 export const packed = sql`coalesce(string_agg(int2send(bucket::int2) || int4send(jobs), ''::bytea
   order by bucket) filter (where bucket is not null), ''::bytea)`;
 
+/** A change of one bucket of a duration histogram: jobs added (or taken away, below zero). */
+export interface DurationChange {
+  /** The arrival hour, an ISO time. */
+  readonly hour: string;
+  readonly type: string;
+  readonly metric: 'wait' | 'handle' | 'total';
+  readonly bucket: number;
+  readonly jobs: number;
+}
+
 /**
- * Wait, handle and end-to-end histograms of these arrival hours and of these days, each rebuilt
- * whole from its jobs.
+ * The contributions of jobs to the duration histograms (one per metric with a value), summed by
+ * arrival hour, job type, metric and bucket: `${rows}` a relation of `created_at`, `type`,
+ * `wait_s`, `handle_s`, `total_s` and `sign` (+1 a job's new row, -1 its old one).
  */
-export async function refreshDurations(trx: Database, hours: string[], days: string[]) {
-  if (hours.length === 0) {
-    return;
+export const durationChanges = (rows: RawBuilder<unknown>) => sql`
+  select ${hourOf('created_at')} as hour, type, m.metric, ${bucketOf(sql`m.value`)} as bucket,
+    sum(sign)::int as jobs
+  from ${rows} c
+  cross join lateral (values ('wait', c.wait_s), ('handle', c.handle_s), ('total', c.total_s))
+    as m (metric, value)
+  where m.value is not null
+  group by 1, 2, 3, 4`;
+
+/**
+ * The wait, handle and end-to-end histograms of the hours and days these changes fall in, each
+ * its stored histogram plus the changes (the jobs' rows as they were taken away, as they are now
+ * added): what rebuilding it from all its jobs gives, at the cost of the changed jobs, not of
+ * every job of the hour and the day (at 100 jobs/s, 360,000 an hour).
+ */
+export async function applyDurationChanges(trx: Database, changes: readonly DurationChange[]) {
+  const byDay = new Map<string, DurationChange>();
+  for (const change of changes) {
+    const day = dayOf(change.hour);
+    const key = `${day}|${change.type}|${change.metric}|${change.bucket}`;
+    const sum = byDay.get(key);
+    byDay.set(key, { ...change, hour: day, jobs: (sum?.jobs ?? 0) + change.jobs });
   }
-  const rebuild = async (
+  const apply = async (
     table: 'analytics_durations_hourly' | 'analytics_durations',
     unit: 'hour' | 'day',
-    units: string[],
+    rows: readonly DurationChange[],
   ) => {
+    const moved = rows.filter((row) => row.jobs !== 0);
+    if (moved.length === 0) {
+      return;
+    }
     const t = sql.table(table);
     const u = sql.ref(unit);
-    const of = sql`date_bin(${sql.lit(`1 ${unit}`)}, j.created_at, ${ORIGIN})`;
-    await sql`delete from ${t} where ${u} = any(${units}::timestamptz[])`.execute(trx);
+    const stored = sql.ref(`s.${unit}`);
     await sql`
+      with changes as (
+        select * from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb)
+          as x(hour timestamptz, type text, metric text, bucket integer, jobs integer)
+      ),
+      keys as (select distinct hour, type, metric from changes),
+      -- The stored histograms of those keys taken out, as (bucket, jobs) pairs (migration 027).
+      taken as (
+        delete from ${t} s using keys k
+        where ${stored} = k.hour and s.type = k.type and s.metric = k.metric
+        returning ${stored} as hour, s.type, s.metric, s.histogram
+      ),
+      pairs as (
+        select hour, type, metric, get_byte(histogram, i) * 256 + get_byte(histogram, i + 1) as bucket,
+          ('x' || encode(substring(histogram from i + 3 for 4), 'hex'))::bit(32)::int as jobs
+        from taken cross join lateral generate_series(0, length(histogram) - 1, 6) i
+        union all
+        select hour, type, metric, bucket, jobs from changes
+      )
       insert into ${t} (${u}, type, metric, histogram)
-      select unit, type, metric, ${packed}
+      select hour, type, metric, ${packed}
       from (
-        select ${of} as unit, j.type, m.metric, ${bucketOf(sql`m.value`)} as bucket,
-          count(*)::int as jobs
-        from analytics_jobs j
-        cross join lateral (values ('wait', j.wait_s), ('handle', j.handle_s), ('total', j.total_s))
-          as m (metric, value)
-        where j.created_at >= ${units[0]}::timestamptz and ${of} = any(${units}::timestamptz[])
-          and m.value is not null
-        group by 1, 2, 3, 4
+        select hour, type, metric, bucket, sum(jobs)::int as jobs from pairs
+        group by 1, 2, 3, 4 having sum(jobs) <> 0
       ) x
-      group by unit, type, metric`.execute(trx);
+      group by hour, type, metric`.execute(trx);
   };
-  await rebuild('analytics_durations_hourly', 'hour', hours);
-  await rebuild('analytics_durations', 'day', days);
+  await apply('analytics_durations_hourly', 'hour', changes);
+  await apply('analytics_durations', 'day', [...byDay.values()]);
 }
 
 /**

@@ -2,15 +2,31 @@ import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.ts';
 import { agreementDays } from '../../platform/db/migrations/028-analytics-agreement-days.ts';
 import { compareAnswers } from './agreement.ts';
-import { dayOf, hourOf, ORIGIN, refreshDurations, refreshPeople } from './hour-rollups.ts';
+import {
+  applyDurationChanges,
+  dayOf,
+  durationChanges,
+  ORIGIN,
+  refreshPeople,
+  type DurationChange,
+} from './hour-rollups.ts';
+import {
+  applyHourlyChanges,
+  applyOutcomeChanges,
+  hourlyChanges,
+  outcomeChanges,
+  type HourlyChange,
+  type OutcomeChange,
+} from './counts.ts';
 
 export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
 
 /**
  * Brings the analytics rollups (migrations 022-027) up to date from the job events (outbox), the
- * jobs and the audit rows. Incremental: each run recomputes only the jobs, hours and conversations
- * touched since the last run (less a margin for transactions that committed late), so a run costs
- * what changed, not the whole history. Runs of several nodes are kept apart by an advisory lock.
+ * jobs and the audit rows. Incremental: each run recomputes only the jobs and conversations
+ * touched since the last run (less a margin for transactions that committed late), and changes the
+ * hour and day rollups by the jobs whose rows changed, so a run costs what changed, not the whole
+ * history nor the whole day. Runs of several nodes are kept apart by an advisory lock.
  */
 
 /**
@@ -23,8 +39,106 @@ export { BUCKET_BASE, bucketOf } from './hour-rollups.ts';
  */
 const MARGIN = '10 seconds';
 
+/** Jobs recomputed by one statement of a run, and the pause after each (see `refresh`). */
+const BATCH = 500;
+const PAUSE_MS = 20;
+
+const JOB_COLUMNS = [
+  'queue',
+  'type',
+  'tenant',
+  'created_at',
+  'first_delivered_at',
+  'last_delivered_at',
+  'answered_at',
+  'answered_by',
+  'exception',
+  'outcome',
+  'ended_at',
+  'requeues',
+  'dead',
+  'wait_s',
+  'handle_s',
+  'total_s',
+] as const;
+
+/**
+ * These jobs' rows of analytics_jobs computed again from the job, its deliveries (audit) and its
+ * events (outbox); only the rows whose figures changed are written. Answers the arrival hours of
+ * those rows, and the changes they make to the duration histograms (their old rows taken away,
+ * their new ones added: the statement's snapshot reads the rows as they were before it).
+ */
+async function recomputeJobs(trx: Database, ids: string[]) {
+  const row = (table: string) => sql.join(JOB_COLUMNS.map((c) => sql.ref(`${table}.${c}`)));
+  const result = await sql<{
+    jobs: number;
+    durations: DurationChange[] | null;
+    hourly: HourlyChange[] | null;
+    outcomes: OutcomeChange[] | null;
+  }>`
+    with old as (
+      select job_id, ${sql.join(JOB_COLUMNS.map((c) => sql.ref(c)))} from analytics_jobs
+      where job_id = any(${ids}::uuid[])
+    ),
+    written as (
+    insert into analytics_jobs (job_id, ${sql.join(JOB_COLUMNS.map((c) => sql.ref(c)))})
+    select j.id, j.queue, j.type, j.tenant, j.created_at, d.first_at, d.last_at,
+      case when j.state = 'completed' then j.completed_at end,
+      case when j.state = 'completed' then j.assignee_id end,
+      -- An exception: its own submission type, or an annotation whose action escalates or forgets.
+      coalesce(j.state = 'completed' and (j.result->>'type' like '%.exception'
+        or j.result->'data'->>'action' in ('exception', 'suggest_escalation', 'suggest_forget')), false),
+      case when j.state in ('completed', 'cancelled', 'dead') then j.state end,
+      case j.state when 'completed' then j.completed_at
+        when 'cancelled' then coalesce(e.cancelled_at, j.updated_at)
+        when 'dead' then coalesce(e.dead_at, j.updated_at) end,
+      coalesce(e.requeues, 0), coalesce(e.dead, 0),
+      extract(epoch from d.first_at - j.created_at)::float8,
+      case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
+      case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
+    from jobs j
+    left join lateral (
+      select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
+      where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
+    ) d on true
+    left join lateral (
+      select
+        -- Returned by the server (socket closed, lease ended), not a lead's requeue of a dead job.
+        count(*) filter (where o.type = 'job.requeued' and not (o.data ? 'requeuedBy'))::int as requeues,
+        count(*) filter (where o.type = 'job.dead')::int as dead,
+        max(o.created_at) filter (where o.type = 'job.cancelled') as cancelled_at,
+        max(o.created_at) filter (where o.type = 'job.dead') as dead_at
+      from outbox_events o where o.job_id = j.id
+    ) e on true
+    where j.id = any(${ids}::uuid[])
+    order by j.created_at
+    on conflict (job_id) do update set
+      ${sql.join(JOB_COLUMNS.map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`))}
+    where (${row('analytics_jobs')}) is distinct from (${row('excluded')})
+    returning job_id, ${sql.join(JOB_COLUMNS.map((c) => sql.ref(c)))}
+    ),
+    -- Each written job's new row counted in, its old one (if any) counted out.
+    signed as (
+      select w.*, 1 as sign from written w
+      union all
+      select o.*, -1 from old o where o.job_id in (select job_id from written)
+    )
+    select (select count(*)::int from written) as jobs,
+      (select jsonb_agg(c) from (${durationChanges(sql`signed`)}) c) as durations,
+      (select jsonb_agg(c) from (${hourlyChanges(sql`signed`)}) c) as hourly,
+      (select jsonb_agg(c) from (${outcomeChanges(sql`signed`)}) c) as outcomes`.execute(trx);
+  const first = result.rows[0];
+  const iso = (time: string) => new Date(time).toISOString();
+  return {
+    jobs: first?.jobs ?? 0,
+    durations: (first?.durations ?? []).map((c) => ({ ...c, hour: iso(c.hour) })),
+    hourly: (first?.hourly ?? []).map((c) => ({ ...c, hour: iso(c.hour) })),
+    outcomes: (first?.outcomes ?? []).map((c) => ({ ...c, day: iso(c.day) })),
+  };
+}
+
 export interface RefreshResult {
-  /** Jobs recomputed. */
+  /** Jobs whose rows were written (new or changed). */
   readonly jobs: number;
   /** Another run held the lock and this one did nothing (`skipIfRunning`). */
   readonly skipped?: boolean;
@@ -70,8 +184,10 @@ export function createRollups(db: Database) {
       const since = state.rows[0]?.since ?? new Date(0);
       const start = state.rows[0]?.start ?? new Date();
 
-      // Jobs: every job an event, a delivery or a change touched since then, from all its events.
-      const jobs = await sql<{ hour: Date }>`
+      // Jobs: every job an event, a delivery or a change touched since then, in arrival order
+      // (a range's jobs then sit on neighbouring pages: the views' edges). The ids alone first:
+      // three index range scans, no row of the jobs read but the touched ones.
+      const touched = await sql<{ id: string }>`
         with touched as (
           select job_id as id from outbox_events where created_at >= ${since} and job_id is not null
           union
@@ -79,109 +195,49 @@ export function createRollups(db: Database) {
           where occurred_at >= ${since} and action in ('job.delivered', 'job.submitted')
             and resource_type = 'job'
           union
-          -- A job's updated_at is set on every change, its creation too (migration 025's index).
+          -- A job's updated_at is set on every change, its creation too (migration 025's index):
+          -- the one trace of a change that writes no job event (exceptions' cancelTasks).
           select id from jobs where updated_at >= ${since}
         )
-        insert into analytics_jobs (job_id, queue, type, tenant, created_at, first_delivered_at,
-          last_delivered_at, answered_at, answered_by, exception, outcome, ended_at, requeues, dead,
-          wait_s, handle_s, total_s)
-        select j.id, j.queue, j.type, j.tenant, j.created_at, d.first_at, d.last_at,
-          case when j.state = 'completed' then j.completed_at end,
-          case when j.state = 'completed' then j.assignee_id end,
-          -- An exception: its own submission type, or an annotation whose action escalates or forgets.
-          coalesce(j.state = 'completed' and (j.result->>'type' like '%.exception'
-            or j.result->'data'->>'action' in ('exception', 'suggest_escalation', 'suggest_forget')), false),
-          case when j.state in ('completed', 'cancelled', 'dead') then j.state end,
-          case j.state when 'completed' then j.completed_at
-            when 'cancelled' then coalesce(e.cancelled_at, j.updated_at)
-            when 'dead' then coalesce(e.dead_at, j.updated_at) end,
-          coalesce(e.requeues, 0), coalesce(e.dead, 0),
-          extract(epoch from d.first_at - j.created_at)::float8,
-          case when j.state = 'completed' then extract(epoch from j.completed_at - d.last_at)::float8 end,
-          case when j.state = 'completed' then extract(epoch from j.completed_at - j.created_at)::float8 end
-        from jobs j
-        join touched t on t.id = j.id and j.agreement_of is null
-        left join lateral (
-          select min(a.occurred_at) as first_at, max(a.occurred_at) as last_at from audit_events a
-          where a.resource_type = 'job' and a.resource_id = j.id::text and a.action = 'job.delivered'
-        ) d on true
-        left join lateral (
-          select
-            -- Returned by the server (socket closed, lease ended), not a lead's requeue of a dead job.
-            count(*) filter (where o.type = 'job.requeued' and not (o.data ? 'requeuedBy'))::int as requeues,
-            count(*) filter (where o.type = 'job.dead')::int as dead,
-            max(o.created_at) filter (where o.type = 'job.cancelled') as cancelled_at,
-            max(o.created_at) filter (where o.type = 'job.dead') as dead_at
-          from outbox_events o where o.job_id = j.id
-        ) e on true
-        -- In arrival order: a range's jobs then sit on neighbouring pages (the views' edges).
-        order by j.created_at
-        on conflict (job_id) do update set
-          queue = excluded.queue, type = excluded.type, tenant = excluded.tenant,
-          created_at = excluded.created_at, first_delivered_at = excluded.first_delivered_at,
-          last_delivered_at = excluded.last_delivered_at, answered_at = excluded.answered_at,
-          answered_by = excluded.answered_by, exception = excluded.exception,
-          outcome = excluded.outcome, ended_at = excluded.ended_at, requeues = excluded.requeues,
-          dead = excluded.dead, wait_s = excluded.wait_s, handle_s = excluded.handle_s,
-          total_s = excluded.total_s
-        returning ${hourOf('created_at')} as hour`.execute(trx);
-
-      // Durations per arrival hour and job type as histograms (BUCKET_BASE), every hour of a job
-      // recomputed rebuilt whole from its jobs; then those hours' days summed from their hours.
-      const hours = [...new Set(jobs.rows.map((row) => new Date(row.hour).toISOString()))].sort();
-      const days = [...new Set(hours.map((hour) => dayOf(hour)))].sort();
-      if (days.length > 0) {
-        await refreshDurations(trx, hours, days);
-        // Outcomes per arrival day, job type, queue and tenant (migration 026), the same days.
-        await sql`delete from analytics_outcomes where day = any(${days}::timestamptz[])`.execute(
-          trx,
-        );
-        await sql`
-          insert into analytics_outcomes (day, type, queue, tenant, jobs, completed, exceptions,
-            cancelled, dead, requeues)
-          select date_bin('1 day', created_at, ${ORIGIN}), type, queue, tenant, count(*)::int,
-            count(*) filter (where outcome = 'completed')::int,
-            count(*) filter (where exception)::int,
-            count(*) filter (where outcome = 'cancelled')::int,
-            count(*) filter (where dead > 0)::int, coalesce(sum(requeues), 0)::int
-          from analytics_jobs
-          where created_at >= ${days[0]}::timestamptz
-            and date_bin('1 day', created_at, ${ORIGIN}) = any(${days}::timestamptz[])
-          group by 1, 2, 3, 4`.execute(trx);
+        select j.id from jobs j join touched t on t.id = j.id and j.agreement_of is null
+        order by j.created_at`.execute(trx);
+      // Then recomputed from all their events in batches of BATCH, each a short statement with a
+      // pause after it: a run at 100 jobs/s holds some 4,000 jobs, and one statement over all of
+      // them held a core and filled the WAL the job path's commits flush for most of a second
+      // (bench/README.md, cluster). A job whose figures are what its row holds is not written
+      // again (nor counted again): the margin's jobs, and those touched without change.
+      let written = 0;
+      const durations: DurationChange[] = [];
+      const hourly: HourlyChange[] = [];
+      const outcomes: OutcomeChange[] = [];
+      for (let i = 0; i < touched.rows.length; i += BATCH) {
+        if (i > 0) {
+          await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+        }
+        const ids = touched.rows.slice(i, i + BATCH).map((row) => row.id);
+        const batch = await recomputeJobs(trx, ids);
+        written += batch.jobs;
+        durations.push(...batch.durations);
+        hourly.push(...batch.hourly);
+        outcomes.push(...batch.outcomes);
       }
 
-      // Hours: every hour from the first one touched, summed again from the jobs.
-      const fromHour = sql`date_bin('1 hour', ${since}::timestamptz, ${ORIGIN})`;
-      await sql`delete from analytics_hourly where hour >= ${fromHour}`.execute(trx);
-      await sql`
-        insert into analytics_hourly (hour, queue, type, tenant, arrivals, completions, ended)
-        select hour, queue, type, tenant, sum(a)::int, sum(c)::int, sum(e)::int from (
-          select ${hourOf('created_at')} as hour, queue, type, tenant, 1 as a, 0 as c, 0 as e
-            from analytics_jobs where created_at >= ${fromHour}
-          union all
-          select ${hourOf('answered_at')}, queue, type, tenant, 0, 1, 0
-            from analytics_jobs where answered_at >= ${fromHour}
-          union all
-          select ${hourOf('ended_at')}, queue, type, tenant, 0, 0, 1
-            from analytics_jobs where ended_at >= ${fromHour}
-        ) x
-        group by hour, queue, type, tenant`.execute(trx);
-
-      await sql`delete from analytics_queue_hourly where hour >= ${fromHour}`.execute(trx);
-      await sql`
-        insert into analytics_queue_hourly (hour, queue, arrivals, completions, ended)
-        select hour, queue, sum(arrivals)::int, sum(completions)::int, sum(ended)::int
-        from analytics_hourly where hour >= ${fromHour} group by hour, queue`.execute(trx);
+      // Durations per arrival hour and job type as histograms (BUCKET_BASE), and per day; counts
+      // per hour (arrivals, answers, ends) and outcomes per arrival day: each row a changed job
+      // counts in, its stored counts plus the changes (hour-rollups.ts, counts.ts).
+      await applyDurationChanges(trx, durations);
+      await applyHourlyChanges(trx, hourly);
+      await applyOutcomeChanges(trx, outcomes);
 
       await refreshPeople(trx, since);
 
       // Handovers: every conversation with a desk event since then, rebuilt from its audit rows.
-      const touched = await sql<{ id: string }>`
+      const desk = await sql<{ id: string }>`
         select distinct resource_id as id from audit_events
         where occurred_at >= ${since} and resource_type = 'conversation' and outcome = 'success'
           and action in ('conversation.handover', 'conversation.allocated', 'conversation.reply',
             'conversation.handback', 'conversation.end')`.execute(trx);
-      const conversations = touched.rows.map((row) => row.id);
+      const conversations = desk.rows.map((row) => row.id);
       if (conversations.length > 0) {
         await sql`delete from analytics_handovers where conversation_id = any(${conversations}::text[])`.execute(
           trx,
@@ -303,7 +359,7 @@ export function createRollups(db: Database) {
         insert into analytics_refresh (id, refreshed_at, covered_until) values (1, clock_timestamp(), ${start})
         on conflict (id) do update set refreshed_at = excluded.refreshed_at,
           covered_until = excluded.covered_until`.execute(trx);
-      return { jobs: jobs.rows.length };
+      return { jobs: written };
     });
   }
 
