@@ -1,14 +1,20 @@
 /**
  * bench/audit: what the audit trail costs a patient-data route. Two apps in one process, each on
  * a database of its own (embedded PGlite by default; PostgreSQL with BENCH_DATABASE_URL): one as
- * shipped, one whose database handle (Kysely and the audit lane) drops every insert into
- * `audit_events` (the peer: the same route without the audit write). Both hold the same conversation with BENCH_MESSAGES messages;
- * `GET /api/v1/conversations/:id` (a `patientData: 'read'` route, audited on every call) is
- * injected BENCH_ROUNDS × BENCH_BATCH times on each, the two sides alternating batch by batch so
- * that they share the machine's noise. Prints p50/p99 per side and the p50 overhead; the goal is
- * under 10%. Not a test: nothing here asserts.
+ * shipped (the entry appended to the node's audit journal, in a folder under os.tmpdir() on this
+ * machine's disk, and moved into `audit_events` by the journal's flusher every
+ * AUDIT_JOURNAL_FLUSH_MS), one whose journal takes nothing and whose database handle drops every
+ * insert into `audit_events` (the peer: the same route without the audit write). Both hold the
+ * same conversation with BENCH_MESSAGES messages; `GET /api/v1/conversations/:id` (a
+ * `patientData: 'read'` route, audited on every call) is injected BENCH_ROUNDS × BENCH_BATCH
+ * times on each, the two sides alternating batch by batch so that they share the machine's noise.
+ * The flusher runs inside the audited side's batches (a batch lasts longer than the interval), and
+ * each audited batch ends with a flush of what is left, inside its CPU measure: the CPU per request
+ * includes every entry's way into the table. Prints p50/p99 and this process's CPU per request
+ * per side, and their overheads; the goal is under 10% for both. Not a test: nothing here asserts.
  *
- *   npm run bench:audit   (BENCH_DATABASE_URL, BENCH_ROUNDS, BENCH_BATCH, BENCH_MESSAGES)
+ *   npm run bench:audit   (BENCH_DATABASE_URL, BENCH_ROUNDS, BENCH_BATCH, BENCH_MESSAGES,
+ *   AUDIT_JOURNAL_FLUSH_MS)
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -20,8 +26,8 @@ import { migrateToLatest } from '../apps/server/src/platform/db/migrate.ts';
 import { tokenForRoles } from '../apps/server/src/test/tokens.ts';
 
 const PG_URL = process.env.BENCH_DATABASE_URL;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
-const BATCH = Number(process.env.BENCH_BATCH ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const BATCH = Number(process.env.BENCH_BATCH ?? 200);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20);
 
 const percentile = (values: number[], p: number) => {
@@ -119,6 +125,9 @@ async function side(name: string, dropAudit: boolean) {
       LOG_LEVEL: 'silent',
       WEB_DIST: '/nonexistent-web-dist',
       API_RATE_LIMIT: '1000000',
+      ...(process.env.AUDIT_JOURNAL_FLUSH_MS
+        ? { AUDIT_JOURNAL_FLUSH_MS: process.env.AUDIT_JOURNAL_FLUSH_MS }
+        : {}),
     },
     { pgliteDataDir: 'memory://' },
   );
@@ -134,6 +143,10 @@ async function side(name: string, dropAudit: boolean) {
     logger: false,
   });
   await app.ready();
+  if (dropAudit) {
+    // The peer: the route's entry is built and handed to a journal that keeps nothing.
+    app.auditJournal.append = () => undefined;
+  }
   const admin = await tokenForRoles({ database, config }, 'bench@example.test', ['admin']);
   const created = await app.inject({
     method: 'POST',
@@ -192,10 +205,13 @@ async function side(name: string, dropAudit: boolean) {
           throw new Error(`${name}: ${response.statusCode} ${response.body}`);
         }
       }
+      // What the flusher has not moved yet, inside this batch's CPU (the peer's is empty).
+      await app.auditJournal.flush();
       const used = process.cpuUsage(cpu);
       cpuMicros.push(used.user + used.system);
     },
     async auditRowsWritten() {
+      await app.auditJournal.flush();
       return (await auditRows()) - before;
     },
     async close() {
@@ -242,7 +258,7 @@ async function main() {
       percentile(withAudit.latencies, 0.5) / percentile(withoutAudit.latencies, 0.5) - 1;
     const cpuOverhead = cpuPerRequest(withAudit) / cpuPerRequest(withoutAudit) - 1;
     console.log(
-      `CPU overhead of the audit write in this process: ${(cpuOverhead * 100).toFixed(1)}%${PG_URL ? " (PostgreSQL's own CPU not counted)" : ''}`,
+      `CPU overhead of the audit write in this process (the flusher's work included): ${(cpuOverhead * 100).toFixed(1)}% (goal under 10%: ${cpuOverhead < 0.1 ? 'met' : 'NOT met'})${PG_URL ? "; PostgreSQL's own CPU not counted" : ''}`,
     );
     console.log(
       `p50 overhead of the audit write: ${(overhead * 100).toFixed(1)}% (goal under 10%: ${overhead < 0.1 ? 'met' : 'NOT met'}; load average ${os.loadavg()[0]?.toFixed(1)} on ${os.availableParallelism()} cores)`,

@@ -7,20 +7,22 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PortalConfig } from '@loopdesk/contracts/users.ts';
 import { API_ROUTES } from '@loopdesk/contracts/routes.ts';
 import { portalEnvironment, type Config } from './platform/config.ts';
-import { isReachable, type Database, type DatabaseHandle } from './platform/db/database.ts';
+import { isReachable, type DatabaseHandle } from './platform/db/database.ts';
 import { errorBody, errorsPlugin, routerRefusal } from './platform/errors.ts';
 import { storableTextPlugin } from './platform/storable-text.ts';
 import { securityHeadersPlugin } from './platform/security-headers.ts';
 import { metricsPlugin } from './platform/metrics.ts';
 import { checkResponses, declareApiResponses } from './platform/declared-responses.ts';
 import { createAuditWriter, type AuditWriter } from './platform/audit-writer.ts';
-import { recordAudit, registerPatientDataAudit, requestOrigin } from './platform/audit.ts';
+import { openAuditJournal, type AuditJournal } from './platform/audit-journal.ts';
+import { registerPatientDataAudit, requestOrigin } from './platform/audit.ts';
 import { platform } from './platform/plugin.ts';
 import users from './modules/users/module.ts';
 import signIn from './modules/sign-in/module.ts';
@@ -98,7 +100,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
 
-  await hardenHttp(app, config, db, createAuditWriter(database));
+  // The node's audit journal, replayed into the database before anything is served.
+  const temporary = config.auditJournalDir
+    ? undefined
+    : mkdtempSync(path.join(os.tmpdir(), 'loopdesk-audit-journal-'));
+  const journal = await openAuditJournal({
+    dir: config.auditJournalDir ?? (temporary as string),
+    database,
+    flushMs: config.env.AUDIT_JOURNAL_FLUSH_MS,
+    maxBytes: config.env.AUDIT_JOURNAL_MAX_BYTES,
+    log: app.log,
+  });
+  app.decorate('auditJournal', journal);
+  app.addHook('onClose', async () => {
+    await journal.close();
+    if (temporary) {
+      rmSync(temporary, { recursive: true, force: true });
+    }
+  });
+  await hardenHttp(app, config, createAuditWriter(database), journal);
   // After the audit hook and before every route, so that its latency hook sees them all.
   await app.register(metricsPlugin, { config, database });
 
@@ -163,8 +183,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 async function hardenHttp(
   app: FastifyInstance,
   config: Config,
-  db: Database,
   auditWriter: AuditWriter,
+  journal: AuditJournal,
 ): Promise<void> {
   await app.register(errorsPlugin);
   await app.register(storableTextPlugin);
@@ -206,22 +226,23 @@ async function hardenHttp(
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
     if (reply.statusCode === 401 || reply.statusCode === 403) {
-      await recordAudit(
-        db,
-        {
-          action: 'request.refused',
-          outcome: 'denied',
-          actorId: request.user?.id ?? null,
-          actorEmail: request.user?.email ?? null,
-          statusCode: reply.statusCode,
-          details: { method: request.method, url: request.url },
-        },
-        requestOrigin(request),
-      ).catch((error: unknown) => request.log.error({ err: error }, 'audit write failed'));
+      await auditWriter
+        .append(
+          {
+            action: 'request.refused',
+            outcome: 'denied',
+            actorId: request.user?.id ?? null,
+            actorEmail: request.user?.email ?? null,
+            statusCode: reply.statusCode,
+            details: { method: request.method, url: request.url },
+          },
+          requestOrigin(request),
+        )
+        .catch((error: unknown) => request.log.error({ err: error }, 'audit write failed'));
     }
   });
   // Every call of a route that reads or writes patient data, whatever its outcome.
-  registerPatientDataAudit(app, auditWriter);
+  registerPatientDataAudit(app, journal);
 
   // One JSON line per answered request, with its request id. What portals and assistants poll all
   // day long (queue sizes, session counts, the event feed, probes) is logged only at debug level

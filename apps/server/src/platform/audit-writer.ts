@@ -19,19 +19,12 @@ export interface AuditOrigin {
  */
 export interface AuditWriter {
   append(entry: AuditEntry, origin: AuditOrigin): Promise<number | null>;
-  /**
-   * Whether the per-route audit writes each entry while the route works, presuming its success
-   * (platform/audit.ts, registerPatientDataAudit): on PostgreSQL, where the insert runs on a
-   * connection of its own beside the route's statements. Never on PGlite, whose one connection
-   * would only run the same work in another order.
-   */
-  readonly presumes: boolean;
 }
 
 /** At most this many entries in one statement. */
 const MAX_BATCH = 100;
 
-const COLUMNS = `insert into audit_events (action, outcome, actor_id, actor_email, resource_type,
+export const COLUMNS = `insert into audit_events (action, outcome, actor_id, actor_email, resource_type,
   resource_id, status_code, ip, user_agent, request_id, details)`;
 
 /**
@@ -56,7 +49,7 @@ const statusLiteral = (status: number | null | undefined): string =>
   status === null || status === undefined ? 'null' : String(Math.trunc(Number(status)));
 
 /** The values of one entry as literals, in the order of COLUMNS. */
-function literals(entry: AuditEntry, origin: AuditOrigin): string[] {
+export function literals(entry: AuditEntry, origin: AuditOrigin): string[] {
   return [
     sqlLiteral(entry.action),
     sqlLiteral(entry.outcome),
@@ -233,7 +226,6 @@ export function createAuditWriter(
   }
 
   return {
-    presumes: kind === 'postgres',
     append(entry, origin) {
       return new Promise<number | null>((resolve, reject) => {
         queue.push({ entry, origin, resolve, reject });

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_ROUTES, API_V1_ROUTES, routeKey } from '@loopdesk/contracts/routes.ts';
-import type { AuditWriter } from './audit-writer.ts';
+import { AuditJournalUnavailable, type AuditJournal } from './audit-journal.ts';
 import type { Database } from './db/database.ts';
-import { AppError } from './errors.ts';
+import { AppError, errorBody } from './errors.ts';
 
 /** One entry of the append-only audit trail: who, what, which record, when, from where, outcome. */
 export interface AuditEntry {
@@ -72,34 +72,11 @@ export async function audited<T>(
   }
 }
 
-/** How a route of the table touches patient data, and the status its success answers with. */
-interface PatientDataRoute {
-  readonly use: 'read' | 'write';
-  /** The lowest success status the table declares (200 when it declares none). */
-  readonly success: number;
-  /** Whether its caller is known before the handler (staff token or API key, onRequest). */
-  readonly guardedEarly: boolean;
-}
-
 /** Each route of the table that reads or writes patient data, by `METHOD path`. */
-const PATIENT_DATA_ROUTES: ReadonlyMap<string, PatientDataRoute> = new Map(
+const PATIENT_DATA_ROUTES: ReadonlyMap<string, { readonly use: 'read' | 'write' }> = new Map(
   [...API_ROUTES, ...API_V1_ROUTES].flatMap((route) =>
     route.patientData === 'read' || route.patientData === 'write'
-      ? [
-          [
-            routeKey(route),
-            {
-              use: route.patientData,
-              success: Math.min(
-                ...Object.keys(route.response ?? {})
-                  .map(Number)
-                  .filter((status) => status >= 200 && status < 300),
-                200,
-              ),
-              guardedEarly: !('embedToken' in route.access),
-            },
-          ] as const,
-        ]
+      ? [[routeKey(route), { use: route.patientData }] as const]
       : [],
   ),
 );
@@ -146,96 +123,41 @@ function patientDataEntry(
   };
 }
 
-/** A request's entry written while its route works, with the status it presumed. */
-interface Presumption {
-  readonly status: number;
-  /** The row's id; undefined when the insert failed (logged). */
-  readonly id: Promise<number | undefined>;
-}
-
-const presumptions = new WeakMap<FastifyRequest, Presumption>();
-
 /**
  * The audit of patient data by route: every answer of a route the table marks `patientData:
  * 'read' | 'write'` adds one entry `patient-data.read` / `patient-data.write` (who: the user or
  * the API key; what: the route and its path parameters; when; outcome: success below 400, denied
- * for a 4xx, failure for a 5xx), in the database before the answer is sent. 401 and 403 from the
- * guard are audited as `request.refused` by the refusal hook already. The areas' own entries
- * (what was returned, what changed) come on top of it. An entry the database refuses is logged as
- * an error and the answer still goes out (as for every audit write of the request path).
+ * for a 4xx, failure for a 5xx, with the answer's true status). 401 and 403 are audited as
+ * `request.refused` by the refusal hook already. The areas' own entries (what was returned, what
+ * changed) come on top of it.
  *
- * Where the writer `presumes` (PostgreSQL), the entry's insert starts when the route's handler
- * does (preHandler: the caller is known, the input valid), presuming the route's success status,
- * and runs on the audit lane beside the route's own statements: the answer waits for the longer
- * of the two instead of their sum. An answer with another status adds a correcting entry (the
- * same action with the true outcome and `details.corrects`, the presumed row's id) before it is
- * sent: the trail is append-only. `patient_data_audit` (migration 029) reads one entry per
- * request with its true outcome. Otherwise (PGlite) the entry is written once the status is
- * known. Either way through `writer`, which appends concurrent requests' entries together.
+ * The entry is appended to the node's audit journal (platform/audit-journal.ts) before the answer
+ * is sent: a synchronous write of one line, durable against a crash of the process; the journal's
+ * flusher moves it into `audit_events` within AUDIT_JOURNAL_FLUSH_MS. When the journal cannot
+ * take it (its disk full, its folder unwritable, the database down long enough to fill
+ * AUDIT_JOURNAL_MAX_BYTES), the answer is replaced by a 503: no answer leaves without its entry.
  */
-export function registerPatientDataAudit(app: FastifyInstance, writer: AuditWriter): void {
-  const routeOf = (request: FastifyRequest) => {
+export function registerPatientDataAudit(app: FastifyInstance, journal: AuditJournal): void {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     const url = request.routeOptions.url;
     const route = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
-    return route && url ? { route, url } : undefined;
-  };
-  if (writer.presumes) {
-    app.addHook('preHandler', (request, _reply, done) => {
-      const found = routeOf(request);
-      if (found?.route.guardedEarly) {
-        const { route, url } = found;
-        // After the handler's first statement is on its way: the insert's client work then
-        // overlaps the wait for the route's answer instead of delaying its statement.
-        const id = new Promise<void>((resolve) => setImmediate(resolve))
-          .then(() =>
-            writer.append(
-              patientDataEntry(request, route.use, url, route.success),
-              requestOrigin(request),
-            ),
-          )
-          .then(
-            (row) => row ?? undefined,
-            (error: unknown) => {
-              request.log.error({ err: error }, 'audit write failed');
-              return undefined;
-            },
-          );
-        presumptions.set(request, { status: route.success, id });
-      }
-      done();
-    });
-  }
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const found = routeOf(request);
     const status = reply.statusCode;
-    if (!found) {
+    if (!route || !url || status === 401 || status === 403) {
+      done(null, payload);
       return;
     }
-    const { route, url } = found;
-    const presumed = presumptions.get(request);
-    const entry = () => patientDataEntry(request, route.use, url, status);
-    let written: Promise<unknown>;
-    if (presumed) {
-      const id = await presumed.id;
-      if (id !== undefined && presumed.status === status) {
-        return;
-      }
-      // The presumed row stands corrected (or, when its insert failed, is written again with the
-      // true outcome).
-      const correcting = entry();
-      written = writer.append(
-        id === undefined
-          ? correcting
-          : { ...correcting, details: { ...correcting.details, corrects: id } },
-        requestOrigin(request),
-      );
-    } else if (status === 401 || status === 403) {
-      return;
-    } else {
-      written = writer.append(entry(), requestOrigin(request));
+    try {
+      journal.append(patientDataEntry(request, route.use, url, status), requestOrigin(request));
+      done(null, payload);
+    } catch (error) {
+      request.log.error({ err: error }, 'audit write failed');
+      void reply.code(503).header('content-type', 'application/json; charset=utf-8');
+      void reply.header('retry-after', '5');
+      const message =
+        error instanceof AuditJournalUnavailable
+          ? `${error.message} The request was not answered because it could not be audited.`
+          : 'The request could not be audited, so it was not answered; try again later.';
+      done(null, JSON.stringify(errorBody(503, message)));
     }
-    await written.catch((error: unknown) =>
-      request.log.error({ err: error }, 'audit write failed'),
-    );
   });
 }

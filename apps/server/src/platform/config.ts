@@ -111,6 +111,9 @@ export const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   WEB_DIST: z.string().optional(),
+  AUDIT_JOURNAL_DIR: z.string().min(1).optional(),
+  AUDIT_JOURNAL_FLUSH_MS: whole(5, 5000).default(100),
+  AUDIT_JOURNAL_MAX_BYTES: whole(65_536).default(268_435_456),
   BODY_LIMIT_BYTES: whole(1024).default(1_048_576),
   OIDC_ISSUER: z
     .url({ message: 'must be the issuer URL, e.g. https://accounts.google.com' })
@@ -259,6 +262,12 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
       }
     }
   }
+  if (source.NODE_ENV === 'production' && source.DATABASE_URL && !source.AUDIT_JOURNAL_DIR) {
+    problems.push(
+      'AUDIT_JOURNAL_DIR: is required when DATABASE_URL is set in production: a folder on ' +
+        'persistent storage of this node (one per node) where patient-data audit entries wait for the database',
+    );
+  }
   if (source.ASSISTANT_WEBHOOK_URL && !source.ASSISTANT_WEBHOOK_SECRET) {
     problems.push('ASSISTANT_WEBHOOK_SECRET: is required when ASSISTANT_WEBHOOK_URL is set');
   }
@@ -294,6 +303,13 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** Embedded database location: a directory, or `memory://` for tests. */
   readonly pgliteDataDir: string;
+  /**
+   * The node's audit journal folder (platform/audit-journal.ts): AUDIT_JOURNAL_DIR; else beside
+   * an embedded database's folder (`<pgliteDataDir>-audit-journal`), or DATA_DIR/audit-journal
+   * in development with PostgreSQL; undefined (a temporary folder, removed at close) for an
+   * in-memory database or a test on PostgreSQL, whose trail ends with them.
+   */
+  readonly auditJournalDir: string | undefined;
   readonly webDist: string;
   readonly sessionSecret: string;
   readonly devSignIn: boolean;
@@ -380,6 +396,15 @@ export function loadConfig(
     dataDir,
     databaseUrl: env.DATABASE_URL,
     pgliteDataDir: overrides.pgliteDataDir ?? path.join(dataDir, 'pg'),
+    auditJournalDir: env.AUDIT_JOURNAL_DIR
+      ? path.resolve(REPO_ROOT, env.AUDIT_JOURNAL_DIR)
+      : env.DATABASE_URL
+        ? env.NODE_ENV === 'test'
+          ? undefined
+          : path.join(dataDir, 'audit-journal')
+        : inMemory
+          ? undefined
+          : `${overrides.pgliteDataDir ?? path.join(dataDir, 'pg')}-audit-journal`,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'apps/web/dist'),
     sessionSecret:
       env.SESSION_SECRET ??

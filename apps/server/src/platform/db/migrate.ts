@@ -26,6 +26,7 @@ import * as analyticsOutcomes from './migrations/026-analytics-outcomes.ts';
 import * as analyticsEdges from './migrations/027-analytics-edges.ts';
 import * as analyticsAgreementDays from './migrations/028-analytics-agreement-days.ts';
 import * as patientDataAudit from './migrations/029-patient-data-audit.ts';
+import * as auditJournal from './migrations/031-audit-journal.ts';
 
 /** Numbered migrations, applied in order at start. Add new ones at the end. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '027-analytics-edges': analyticsEdges,
   '028-analytics-agreement-days': analyticsAgreementDays,
   '029-patient-data-audit': patientDataAudit,
+  '031-audit-journal': auditJournal,
 };
 
 const provider: MigrationProvider = {
