@@ -161,6 +161,22 @@ describe('audit journal: the entry is durable before the answer, the table follo
     );
   });
 
+  it('refuses a folder another live process holds, and takes over the lock of one that is gone', async () => {
+    const dir = folder();
+    const lock = path.join(dir, 'journal.lock');
+    fs.writeFileSync(lock, `${os.hostname()} ${process.ppid}\n`);
+    await expect(open(dir)).rejects.toThrow(
+      /AUDIT_JOURNAL_DIR: .* is in use by process \d+ on host .*Give each node a folder of its own/,
+    );
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    fs.writeFileSync(lock, `${os.hostname()} ${gone.pid}\n`);
+    const journal = await open(dir);
+    expect(fs.readFileSync(lock, 'utf8')).toBe(`${os.hostname()} ${process.pid}\n`);
+    await journal.close();
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
   describe('through the app', () => {
     let key: string;
     beforeAll(async () => {
@@ -223,6 +239,18 @@ describe('audit journal: the entry is durable before the answer, the table follo
             );
           }
         }
+        // A route that changes patient data is refused before its work: nothing is created.
+        const put = await t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/conversations/${prefix}-conversation`,
+          headers: { authorization: `Bearer ${key}` },
+          payload: {
+            tenant: 'acme-clinic',
+            consumer: { id: `${prefix}-patient`, name: { given: 'Ada', family: 'Full' } },
+          },
+        });
+        expect(put.statusCode).toBe(503);
+        expect(put.json<{ message: string }>().message).toMatch(/audit journal is full/);
         await expect(t.app.auditJournal.flush()).rejects.toThrow();
       } finally {
         await sql`alter table audit_journal_marks_away rename to audit_journal_marks`.execute(
@@ -235,6 +263,7 @@ describe('audit journal: the entry is durable before the answer, the table follo
       // Every answered request has its entry; the refused one has none.
       expect(await rowsWith(prefix)).toHaveLength(statuses.length - 1);
       expect((await read(`${prefix}-after`)).statusCode).toBe(404);
+      expect((await read(`${prefix}-after-put`, `${prefix}-conversation`)).statusCode).toBe(404);
     });
   });
 });

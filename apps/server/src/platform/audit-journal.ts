@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { AuditEntry } from './audit.ts';
@@ -16,8 +17,8 @@ import type { DatabaseHandle } from './db/database.ts';
  * the insert and the journal's mark (`audit_journal_marks`: the last segment flushed, migration
  * 031) commit together, and a segment at or below the mark is deleted without inserting.
  *
- * Layout of the folder (one node per folder): `journal-id` (this journal's id, the mark's key) and
- * `segment-<sequence>.jsonl`. The segment being written is never read; a flush closes it and opens
+ * Layout of the folder (one node per folder): `journal-id` (this journal's id, the mark's key),
+ * `journal.lock` (the host and process holding it) and `segment-<sequence>.jsonl`. The segment being written is never read; a flush closes it and opens
  * the next. A crash mid-line leaves a torn last line, which the replay drops (its request was not
  * answered).
  */
@@ -27,6 +28,12 @@ export interface AuditJournal {
    * AuditJournalUnavailable when it cannot: the request must then not be answered as if audited.
    */
   append(entry: AuditEntry, origin: AuditOrigin): void;
+  /**
+   * Throws an AuditJournalUnavailable when an entry could not be appended now (the server
+   * stopping, the journal full, its segment file not creatable): a route that changes patient
+   * data checks it before its work, so that a refused request changes nothing.
+   */
+  check(): void;
   /** Moves every entry appended so far into `audit_events`; readers of the trail call it first. */
   flush(): Promise<void>;
   /**
@@ -54,6 +61,8 @@ export class AuditJournalUnavailable extends Error {
 
 /** A flush starts early once the open segment holds this many entries. */
 const FLUSH_ENTRIES = 500;
+/** Room `check` asks for: more than one entry takes (its parameters are cut at 200 characters). */
+const ENTRY_RESERVE = 4096;
 /** Rows per insert statement. */
 const ROWS_PER_STATEMENT = 500;
 
@@ -113,6 +122,52 @@ function folderProblem(dir: string, error: unknown): Error {
   );
 }
 
+/** Whether a process of this host is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the folder's lock (`journal.lock`: host and pid): two nodes in one folder would flush and
+ * delete each other's segments. A lock left by a process of this host that is gone (a crash) is
+ * taken over; a live one, or one of another host, stops the start with what to do.
+ */
+function lockFolder(dir: string): () => void {
+  const file = path.join(dir, 'journal.lock');
+  const mine = `${os.hostname()} ${process.pid}\n`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, mine, { flag: 'wx', flush: true });
+      return () => {
+        if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === mine) {
+          fs.rmSync(file, { force: true });
+        }
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') {
+        throw error;
+      }
+    }
+    const [host, pidText] = fs.readFileSync(file, 'utf8').trim().split(' ');
+    const pid = Number(pidText);
+    const stale = host === os.hostname() && (pid === process.pid || !alive(pid));
+    if (!stale) {
+      throw new Error(
+        `AUDIT_JOURNAL_DIR: the audit journal folder ${dir} is in use by process ${pidText} on ` +
+          `host ${host}. Give each node a folder of its own; if that node is gone for good, ` +
+          `delete ${file} and start again.`,
+      );
+    }
+    fs.rmSync(file, { force: true });
+  }
+  throw new Error(`AUDIT_JOURNAL_DIR: could not take the lock ${file}; start again.`);
+}
+
 /**
  * Opens the journal in `dir` (created when missing), replays what it still holds into
  * `audit_events`, then starts the flusher. Call before serving.
@@ -121,9 +176,11 @@ export async function openAuditJournal(options: JournalOptions): Promise<AuditJo
   const { dir, database, flushMs, maxBytes, log } = options;
   const pool = database.auditPool;
   let journalId: string;
+  let unlock: () => void;
   try {
     fs.mkdirSync(dir, { recursive: true });
     fs.accessSync(dir, fs.constants.W_OK);
+    unlock = lockFolder(dir);
     const idFile = path.join(dir, 'journal-id');
     if (fs.existsSync(idFile)) {
       journalId = fs.readFileSync(idFile, 'utf8').trim();
@@ -132,7 +189,9 @@ export async function openAuditJournal(options: JournalOptions): Promise<AuditJo
       fs.writeFileSync(idFile, `${journalId}\n`, { flush: true });
     }
   } catch (error) {
-    throw folderProblem(dir, error);
+    throw error instanceof Error && error.message.startsWith('AUDIT_JOURNAL_DIR:')
+      ? error
+      : folderProblem(dir, error);
   }
   if (!/^[0-9a-f-]{36}$/.test(journalId)) {
     throw new Error(`The audit journal's id in ${path.join(dir, 'journal-id')} is not a UUID.`);
@@ -279,6 +338,43 @@ export async function openAuditJournal(options: JournalOptions): Promise<AuditJo
       log?.error({ err: error }, 'audit journal: flush failed; retried at the next interval'),
     );
 
+  const unwritable = (error: unknown) => {
+    const code = (error as { code?: string } | null)?.code ?? String(error);
+    return new AuditJournalUnavailable(
+      `The audit journal in ${dir} cannot be written (${code}): free space on its disk or ` +
+        'make the folder writable (AUDIT_JOURNAL_DIR).',
+      { cause: error },
+    );
+  };
+
+  /** The open segment, opened when needed, if `bytes` more may be appended now; else throws. */
+  function writable(bytes: number): { fd: number; entries: number } {
+    if (closing) {
+      throw new AuditJournalUnavailable('The audit journal is closed: the server is stopping.');
+    }
+    if (pendingBytes + bytes > maxBytes) {
+      background();
+      throw new AuditJournalUnavailable(
+        `The audit journal is full (${pendingBytes} bytes not yet in the database, limit ` +
+          `AUDIT_JOURNAL_MAX_BYTES=${maxBytes}): the database is not taking entries.`,
+      );
+    }
+    if (!open) {
+      const sequence = next;
+      try {
+        open = {
+          sequence,
+          fd: fs.openSync(path.join(dir, segmentName(sequence)), 'a'),
+          entries: 0,
+        };
+      } catch (error) {
+        throw unwritable(error);
+      }
+      next += 1;
+    }
+    return open;
+  }
+
   // Replay what the journal still holds before serving.
   await drain();
   const timer = setInterval(background, flushMs);
@@ -288,47 +384,27 @@ export async function openAuditJournal(options: JournalOptions): Promise<AuditJo
   return {
     dir,
     append(entry, origin) {
-      if (closing) {
-        throw new AuditJournalUnavailable('The audit journal is closed: the server is stopping.');
-      }
       const line = `${JSON.stringify({ at: new Date().toISOString(), entry, origin })}\n`;
       const bytes = Buffer.byteLength(line);
-      if (pendingBytes + bytes > maxBytes) {
-        background();
-        throw new AuditJournalUnavailable(
-          `The audit journal is full (${pendingBytes} bytes not yet in the database, limit ` +
-            `AUDIT_JOURNAL_MAX_BYTES=${maxBytes}): the database is not taking entries.`,
-        );
-      }
+      const segment = writable(bytes);
       try {
-        if (!open) {
-          const sequence = next;
-          next += 1;
-          open = {
-            sequence,
-            fd: fs.openSync(path.join(dir, segmentName(sequence)), 'a'),
-            entries: 0,
-          };
-        }
-        const written = fs.writeSync(open.fd, line);
+        const written = fs.writeSync(segment.fd, line);
         if (written !== bytes) {
           throw Object.assign(new Error(`wrote ${written} of ${bytes} bytes`), { code: 'ESHORT' });
         }
       } catch (error) {
         // A torn line ends its segment: the next entry goes to a new one.
         closeOpen();
-        const code = (error as { code?: string } | null)?.code ?? String(error);
-        throw new AuditJournalUnavailable(
-          `The audit journal in ${dir} cannot be written (${code}): free space on its disk or ` +
-            'make the folder writable (AUDIT_JOURNAL_DIR).',
-          { cause: error },
-        );
+        throw unwritable(error);
       }
       pendingBytes += bytes;
-      open.entries += 1;
-      if (open.entries >= FLUSH_ENTRIES) {
+      segment.entries += 1;
+      if (segment.entries >= FLUSH_ENTRIES) {
         setImmediate(background);
       }
+    },
+    check() {
+      writable(ENTRY_RESERVE);
     },
     flush,
     async close() {
@@ -341,6 +417,7 @@ export async function openAuditJournal(options: JournalOptions): Promise<AuditJo
         log?.error({ err: error }, 'audit journal: the last flush failed; replayed at next start');
       } finally {
         closeOpen();
+        unlock();
       }
     },
   };

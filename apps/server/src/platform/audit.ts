@@ -123,6 +123,12 @@ function patientDataEntry(
   };
 }
 
+/** The 503's message when a request cannot be audited: what the operator must fix. */
+const unauditedMessage = (error: unknown) =>
+  error instanceof AuditJournalUnavailable
+    ? `${error.message} The request was not answered because it could not be audited.`
+    : 'The request could not be audited, so it was not answered; try again later.';
+
 /**
  * The audit of patient data by route: every answer of a route the table marks `patientData:
  * 'read' | 'write'` adds one entry `patient-data.read` / `patient-data.write` (who: the user or
@@ -138,6 +144,24 @@ function patientDataEntry(
  * AUDIT_JOURNAL_MAX_BYTES), the answer is replaced by a 503: no answer leaves without its entry.
  */
 export function registerPatientDataAudit(app: FastifyInstance, journal: AuditJournal): void {
+  // A route that changes patient data is refused before its work when its entry could not be
+  // written now, so that the 503 changes nothing.
+  app.addHook('preHandler', (request, reply, done) => {
+    const url = request.routeOptions.url;
+    if (url && PATIENT_DATA_ROUTES.get(`${request.method} ${url}`)?.use === 'write') {
+      try {
+        journal.check();
+      } catch (error) {
+        request.log.error({ err: error }, 'audit journal unavailable');
+        void reply
+          .code(503)
+          .header('retry-after', '5')
+          .send(errorBody(503, unauditedMessage(error)));
+        return;
+      }
+    }
+    done();
+  });
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
     const url = request.routeOptions.url;
     const route = url ? PATIENT_DATA_ROUTES.get(`${request.method} ${url}`) : undefined;
@@ -153,11 +177,7 @@ export function registerPatientDataAudit(app: FastifyInstance, journal: AuditJou
       request.log.error({ err: error }, 'audit write failed');
       void reply.code(503).header('content-type', 'application/json; charset=utf-8');
       void reply.header('retry-after', '5');
-      const message =
-        error instanceof AuditJournalUnavailable
-          ? `${error.message} The request was not answered because it could not be audited.`
-          : 'The request could not be audited, so it was not answered; try again later.';
-      done(null, JSON.stringify(errorBody(503, message)));
+      done(null, JSON.stringify(errorBody(503, unauditedMessage(error))));
     }
   });
 }

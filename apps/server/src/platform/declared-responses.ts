@@ -1,6 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import { errorResponses, type ERROR_NAMES } from '@loopdesk/contracts/errors.ts';
+import { patientDataUseOf } from './audit.ts';
 import { errorBody } from './errors.ts';
 
 type Status = keyof typeof ERROR_NAMES;
@@ -14,7 +15,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * The error statuses every route of the API can answer, whatever it does: 400 for input it
  * validates (or a body that is not JSON), 401 without credentials, 413 and 415 for a body too
- * large or of another type, 429 where a rate limit applies, 500 for a fault of ours. A route adds
+ * large or of another type, 429 where a rate limit applies, 500 for a fault of ours, 503 on a route
+ * of patient data when its audit entry cannot be written. A route adds
  * its own (403, 404, 409…) to its response schemas.
  */
 export function commonErrors(route: Pick<RouteOptions, 'method' | 'schema' | 'config' | 'url'>) {
@@ -30,6 +32,10 @@ export function commonErrors(route: Pick<RouteOptions, 'method' | 'schema' | 'co
     ...(takesBody ? ([413, 415] as const) : []),
     ...(limited ? ([429] as const) : []),
     500,
+    // A route of patient data answers 503 when its audit entry cannot be written (audit.ts).
+    ...(methods.some((method) => patientDataUseOf(`${method} ${route.url}`))
+      ? ([503] as const)
+      : []),
   ];
   return errorResponses(statuses);
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -427,6 +428,37 @@ describe('every /api/v1 operation answers as the OpenAPI document says', () => {
         await sql`alter table api_keys_gone rename to api_keys`.execute(limited.database.db);
       }
     });
+  });
+
+  it('every operation of patient data answers 503 when its audit entry cannot be written', async () => {
+    const dir = t.app.auditJournal.dir;
+    // After a flush no segment is open: the next entry must open one in the folder, now a file.
+    await t.app.auditJournal.flush();
+    fs.renameSync(dir, `${dir}-away`);
+    fs.writeFileSync(dir, '');
+    let called = 0;
+    try {
+      for (const [operationKey, operation] of operations) {
+        if (!operation.responses?.['503']) {
+          continue;
+        }
+        const [method, path] = operationKey.split(' ') as [Method, string];
+        const response = await t.app.inject({
+          method,
+          url: sampleUrl(path),
+          headers: { authorization: `Bearer ${key}` },
+          ...(method === 'GET' ? {} : { payload: {} }),
+        });
+        expect(response.statusCode, `${operationKey}: ${response.body}`).toBe(503);
+        expect(response.json().message).toMatch(/audit journal .* cannot be written/);
+        conforms(operationKey, response);
+        called++;
+      }
+    } finally {
+      fs.rmSync(dir);
+      fs.renameSync(`${dir}-away`, dir);
+    }
+    expect(called).toBeGreaterThanOrEqual(5);
   });
 
   it('every status each operation declares was met in a real call', () => {
