@@ -119,7 +119,8 @@ export interface NameMatch {
  * filler words ('really') may be skipped, and a LINK step takes one or more linking words.
  * `words` holds each unit's word number in the trie (NONE when no name holds the word);
  * `fuzzyWord` gives the children of a node a word may be a misspelling of, in the node's order
- * (given the word's number in `words`, so that it is not looked up again).
+ * (given the word's number in `words`, so that it is not looked up again). `linkId`: the number
+ * of LINK in the trie, when the caller has it.
  */
 export function longestAt(
   trie: NameTrie,
@@ -127,10 +128,12 @@ export function longestAt(
   words: Int32Array,
   from: number,
   fuzzyWord: ((key: string, at: number, id?: number) => number[]) | undefined,
+  linkId?: number,
 ): NameMatch | undefined {
   let best: NameMatch | undefined;
-  // The linking placeholder's number, looked up only when a linking word is met.
-  let link: number | undefined;
+  // The linking placeholder's number (given by the caller, who looks it up once), else looked up
+  // when a linking word is met.
+  let link = linkId;
   const walk = (at: number, i: number, fuzzy: number, skips: number, word: boolean): void => {
     // A match ends on a word of the name, never on a skipped filler or a linking word.
     if (word && i > from && trie.hasValues(at)) {

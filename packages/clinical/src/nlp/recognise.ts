@@ -8,7 +8,7 @@ import type { Match, NameEntry, Unit } from './matching.ts';
 import { fuzzyMatcher, insert, longestAt, node, unitsOf } from './matching.ts';
 import type { NameEntryInput } from './name-trie.ts';
 import { NameTrie, NONE } from './name-trie.ts';
-import { derivedNames, nameKeys, nameKeysAndWords, partOf, unitKey } from './names.ts';
+import { derivedNames, LINK, nameKeys, nameKeysAndWords, partOf, unitKey } from './names.ts';
 import type { OnsetEntity } from './onset.ts';
 import { recogniseOnsets } from './onset.ts';
 import type { Sentence } from './tokenise.ts';
@@ -230,6 +230,8 @@ export function* buildRecogniser(
     insert(cueTrie, nameKeys(cue.phrase), cue);
   }
 
+  // The linking placeholder's number, once: the trie is complete.
+  const linkId = names.wordId(LINK);
   const typos = options.fuzzy === false ? undefined : yield* fuzzyMatcher(names, options.typoIndex);
   const fuzzyWord = typos?.fuzzyWord;
 
@@ -286,7 +288,7 @@ export function* buildRecogniser(
   function conceptMatches(units: readonly Unit[], words: Int32Array): Match<NameEntry>[] {
     const found: Match<NameEntry>[] = [];
     for (let i = 0; i < units.length;) {
-      const at = longestAt(names, units, words, i, fuzzyWord);
+      const at = longestAt(names, units, words, i, fuzzyWord, linkId);
       const match = at && { from: at.from, to: at.to, values: valuesOf(at.node), fuzzy: at.fuzzy };
       // A name's entries are kept as they are (their ranking cached) unless one is an acronym
       // that must match in the same case.
