@@ -23,6 +23,28 @@ function grown<T extends Int32Array | Uint8Array>(array: T, length: number, fill
   return next;
 }
 
+/** A word table of `slots` / 2 empty slots (number NONE). */
+function emptyWordSlots(slots: number): Int32Array {
+  const table = new Int32Array(2 * slots);
+  for (let i = 1; i < table.length; i += 2) {
+    table[i] = NONE;
+  }
+  return table;
+}
+
+/** FNV-1a over the word's UTF-16 code units, then mixed (murmur3's finaliser) for the slots. */
+function hashWord(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) {
+    h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) | 0;
+}
+
 /** An edge table of `capacity` empty slots (parent NONE). */
 function emptySlots(capacity: number): Int32Array {
   const slots = new Int32Array(3 * capacity);
@@ -43,7 +65,13 @@ export interface NameEntryInput {
 }
 
 export class NameTrie {
-  private readonly ids = new Map<string, number>();
+  /**
+   * The words' numbers by hash: slot h is wordSlots[2h] = the word's hash, wordSlots[2h + 1] = its
+   * number (NONE: empty). A `Map` of a million words cost two to four cache misses a look-up (bucket,
+   * entry, the key string's header), most of them for the text's words no name holds; here a word
+   * no name holds costs one (its slot), and a known one its slot and its string.
+   */
+  private wordSlots = emptyWordSlots(1024);
   /** The words, by number. */
   readonly words: string[] = [];
   private nodes = 1;
@@ -67,17 +95,48 @@ export class NameTrie {
 
   /** The number of a word, or NONE when no name holds it. */
   wordId(word: string): number {
-    return this.ids.get(word) ?? NONE;
+    const slots = this.wordSlots;
+    const mask = (slots.length >> 1) - 1;
+    const hash = hashWord(word);
+    for (let h = hash & mask; ; h = (h + 1) & mask) {
+      const id = slots[2 * h + 1] as number;
+      if (id === NONE || (slots[2 * h] === hash && this.words[id] === word)) {
+        return id;
+      }
+    }
   }
 
   private intern(word: string): number {
-    let id = this.ids.get(word);
-    if (id === undefined) {
-      id = this.words.length;
-      this.ids.set(word, id);
-      this.words.push(word);
+    const id = this.wordId(word);
+    if (id !== NONE) {
+      return id;
     }
-    return id;
+    const next = this.words.length;
+    this.words.push(word);
+    if (this.words.length * 2 > this.wordSlots.length >> 1) {
+      // Grown at half full, by the hashes kept (no word is read again).
+      const old = this.wordSlots;
+      this.wordSlots = emptyWordSlots(old.length);
+      for (let i = 0; i < old.length; i += 2) {
+        if (old[i + 1] !== NONE) {
+          this.placeWord(old[i] as number, old[i + 1] as number);
+        }
+      }
+    }
+    this.placeWord(hashWord(word), next);
+    return next;
+  }
+
+  /** Puts word number `id` of hash `hash` in the first empty slot of its run. */
+  private placeWord(hash: number, id: number): void {
+    const slots = this.wordSlots;
+    const mask = (slots.length >> 1) - 1;
+    let h = hash & mask;
+    while (slots[2 * h + 1] !== NONE) {
+      h = (h + 1) & mask;
+    }
+    slots[2 * h] = hash;
+    slots[2 * h + 1] = id;
   }
 
   /** The slot of edge (parent, word): its own, or the empty one where it would go. */
