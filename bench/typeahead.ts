@@ -331,7 +331,7 @@ for (const size of SIZES) {
   }
   index = undefined;
 
-  // The background build (the server's from BACKGROUND_INDEX_CONCEPTS on) driven step by step:
+  // The background build (the server's from BACKGROUND_INDEX_NAMES on) driven step by step:
   // how long one step holds the event loop (issue 22: under ~50 ms).
   row.steps = (await timeSteps(build(concepts))).times;
   reportSteps('loopdesk', row.steps);

@@ -118,17 +118,22 @@ export interface NameMatch {
  * Longest dictionary match starting at `from`; ties go to fewer fuzzy words. Inside a name,
  * filler words ('really') may be skipped, and a LINK step takes one or more linking words.
  * `words` holds each unit's word number in the trie (NONE when no name holds the word);
- * `fuzzyWord` gives the children of a node a word may be a misspelling of, in the node's order.
+ * `fuzzyWord` gives the children of a node a word may be a misspelling of, in the node's order
+ * (given the word's number in `words`, so that it is not looked up again). `linkId`: the number
+ * of LINK in the trie, when the caller has it.
  */
 export function longestAt(
   trie: NameTrie,
   units: readonly Unit[],
   words: Int32Array,
   from: number,
-  fuzzyWord: ((key: string, at: number) => number[]) | undefined,
+  fuzzyWord: ((key: string, at: number, id?: number) => number[]) | undefined,
+  linkId?: number,
 ): NameMatch | undefined {
   let best: NameMatch | undefined;
-  const link = trie.wordId(LINK);
+  // The linking placeholder's number (given by the caller, who looks it up once), else looked up
+  // when a linking word is met.
+  let link = linkId;
   const walk = (at: number, i: number, fuzzy: number, skips: number, word: boolean): void => {
     // A match ends on a word of the name, never on a skipped filler or a linking word.
     if (word && i > from && trie.hasValues(at)) {
@@ -145,12 +150,13 @@ export function longestAt(
     if (exact !== NONE) {
       walk(exact, i + 1, fuzzy, skips, true);
     } else if (fuzzy === 0 && fuzzyWord) {
-      for (const next of fuzzyWord(unit.key, at)) {
+      for (const next of fuzzyWord(unit.key, at, words[i])) {
         walk(next, i + 1, fuzzy + 1, skips, true);
       }
     }
-    const linked = i > from ? trie.child(at, link) : NONE;
-    if (linked !== NONE && LINKING_WORDS.has(unit.key)) {
+    const linked =
+      i > from && LINKING_WORDS.has(unit.key) ? trie.child(at, (link ??= trie.wordId(LINK))) : NONE;
+    if (linked !== NONE) {
       // One or more linking words (and fillers): 'is', 'has been', 'feels really'.
       let j = i;
       while (
@@ -186,7 +192,8 @@ export function find<T>(root: TrieNode<T>, keys: readonly string[]): TrieNode<T>
 }
 
 export interface FuzzyMatcher {
-  fuzzyWord: (key: string, at: number) => number[];
+  /** `id`: the word's number in the trie when the caller has it (NONE: no name holds it). */
+  fuzzyWord: (key: string, at: number, id?: number) => number[];
   startText: () => void;
 }
 
@@ -205,14 +212,14 @@ export function* fuzzyMatcher(
   const skip = (id: number) => id === link;
   const index = typoIndex ? yield* buildTypoIndex(trie.words, (id) => !skip(id)) : undefined;
   const accepted = new Map<string, number[]>();
-  const fuzzyWord = (key: string, at: number): number[] => {
+  const fuzzyWord = (key: string, at: number, id?: number): number[] => {
     // Only words the dictionary does not know and that are no everyday word ('would' is not
     // 'wound'), of five letters or more, and with the right first letter: typos rarely hit
     // the first letter, and short words are too ambiguous. A four-letter word may only have
     // two letters swapped ('pian' for 'pain').
     if (
       key.length < 4 ||
-      trie.wordId(key) !== NONE ||
+      (id ?? trie.wordId(key)) !== NONE ||
       COMMON_WORDS.has(key) ||
       !/^\p{L}+$/u.test(key)
     ) {

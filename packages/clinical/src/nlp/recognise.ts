@@ -8,7 +8,7 @@ import type { Match, NameEntry, Unit } from './matching.ts';
 import { fuzzyMatcher, insert, longestAt, node, unitsOf } from './matching.ts';
 import type { NameEntryInput } from './name-trie.ts';
 import { NameTrie, NONE } from './name-trie.ts';
-import { derivedNames, nameKeys, nameKeysAndWords, partOf, unitKey } from './names.ts';
+import { derivedNames, LINK, nameKeys, nameKeysAndWords, partOf, unitKey } from './names.ts';
 import type { OnsetEntity } from './onset.ts';
 import { recogniseOnsets } from './onset.ts';
 import type { Sentence } from './tokenise.ts';
@@ -225,13 +225,13 @@ export function* buildRecogniser(
     }
   }
   derived.length = 0;
-  /** Whether some name holds the word. */
-  const known = (key: string) => names.wordId(key) !== NONE;
   const cueTrie = node<Cue>();
   for (const cue of options.cues ?? CUES) {
     insert(cueTrie, nameKeys(cue.phrase), cue);
   }
 
+  // The linking placeholder's number, once: the trie is complete.
+  const linkId = names.wordId(LINK);
   const typos = options.fuzzy === false ? undefined : yield* fuzzyMatcher(names, options.typoIndex);
   const fuzzyWord = typos?.fuzzyWord;
 
@@ -284,11 +284,11 @@ export function* buildRecogniser(
     return ranking;
   }
 
-  function conceptMatches(units: readonly Unit[]): Match<NameEntry>[] {
+  /** `words`: each unit's word number (`names.wordId`, looked up once per unit). */
+  function conceptMatches(units: readonly Unit[], words: Int32Array): Match<NameEntry>[] {
     const found: Match<NameEntry>[] = [];
-    const words = Int32Array.from(units, (u) => names.wordId(u.key));
     for (let i = 0; i < units.length;) {
-      const at = longestAt(names, units, words, i, fuzzyWord);
+      const at = longestAt(names, units, words, i, fuzzyWord, linkId);
       const match = at && { from: at.from, to: at.to, values: valuesOf(at.node), fuzzy: at.fuzzy };
       // A name's entries are kept as they are (their ranking cached) unless one is an acronym
       // that must match in the same case.
@@ -391,16 +391,25 @@ export function* buildRecogniser(
       start: t.start + sentence.start,
       end: t.end + sentence.start,
     }));
-    const units = unitsOf(tokens).map((u) => {
+    const units = unitsOf(tokens);
+    // Each unit's word number, looked up once: the dictionary of a large terminology is a large
+    // map, and each look-up in it costs more as it grows.
+    const words = new Int32Array(units.length);
+    for (let i = 0; i < units.length; i++) {
+      const u = units[i] as Unit;
+      let id = names.wordId(u.key);
       // Texting drops the g of '-ing' ('throwin up', 'killin me'): read it back when that
       // makes a word the dictionary knows.
-      if (known(u.key) || !/^\p{L}{3,}in$/u.test(u.token.text)) {
-        return u;
+      if (id === NONE && /^\p{L}{3,}in$/u.test(u.token.text)) {
+        const key = unitKey(`${u.token.text}g`);
+        id = names.wordId(key);
+        if (id !== NONE) {
+          units[i] = { ...u, key };
+        }
       }
-      const key = unitKey(`${u.token.text}g`);
-      return known(key) ? { ...u, key } : u;
-    });
-    let mentions = conceptMatches(units);
+      words[i] = id;
+    }
+    let mentions = conceptMatches(units, words);
     const hits = [...cueMatches(cueTrie, units, mentions), ...yearCues(units)];
     mentions = mentions.filter((m) => hits.every((h) => !(h.from < m.to && m.from < h.to)));
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { TYPO_CANDIDATES_MAX, TypoIndex, typoWords } from './typo-index.ts';
+import fc from 'fast-check';
+import { allowedEdits, boundedEditDistance } from '../search/text.ts';
+import {
+  sameLetters,
+  sameUndoubled,
+  TYPO_CANDIDATES_MAX,
+  typoCloseness,
+  TypoIndex,
+  typoWords,
+  undoubled,
+} from './typo-index.ts';
 
 // Issue 22 item 3: the deletion index finds exactly the words the typo rule accepts, as comparing
 // the word with every word of the dictionary does, however dense the vocabulary.
@@ -83,5 +93,46 @@ describe('deletion index of the typo rule', () => {
     expect(found).toEqual(reference);
     // The nearest first, ties by number: the first sixteen of the near words.
     expect(found).toEqual(Array.from({ length: TYPO_CANDIDATES_MAX }, (_, i) => far.length + i));
+  });
+});
+
+// The typo rule reads the distance in reused rows and compares single forms by one walk: the same
+// answers as the edit distance and the single forms made as strings.
+describe('the typo rule without allocating', () => {
+  const reference = (key: string, word: string): number => {
+    if (word.length < 4 || word.charCodeAt(0) !== key.charCodeAt(0)) {
+      return -1;
+    }
+    const bound = Math.max(
+      key.length === 4 ? 1 : allowedEdits(key.length),
+      key.length === 5 || key.length === 6 ? 2 : 0,
+    );
+    const d = boundedEditDistance(key, word, bound);
+    const edits = key.length === 4 ? 1 : allowedEdits(key.length);
+    const anagram = key.length === 5 || key.length === 6 ? 2 : 0;
+    const accepted =
+      key.length === 4
+        ? word.length === 4 && d <= 1 && sameLetters(word, key)
+        : word.length >= 5 &&
+          (d <= edits || (d <= anagram && word.length === key.length && sameLetters(word, key)));
+    if (accepted) {
+      return d;
+    }
+    return undoubled(word) === undoubled(key) ? Math.min(d, bound + 1) : -1;
+  };
+  const word = fc
+    .array(fc.constantFrom('a', 'b', 'r', 'h', 'é', '1', '-', '𝒜'), { minLength: 1, maxLength: 10 })
+    .map((l) => `d${l.join('')}`);
+
+  it('gives the closeness of the edit distance and of the single forms as strings', () => {
+    fc.assert(
+      fc.property(word, word, (key, other) => {
+        expect(typoCloseness(key, other)).toBe(reference(key, other));
+        expect(sameUndoubled(key, other)).toBe(undoubled(key) === undoubled(other));
+      }),
+      { seed: 11, numRuns: 3_000 },
+    );
+    expect(typoCloseness('diarhea', 'diarrhea')).toBe(1);
+    expect(sameUndoubled('chils', 'chills')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { runSteps, zeroed } from '../background.ts';
-import { allowedEdits, boundedEditDistance } from '../search/concept-search.ts';
+import { allowedEdits } from '../search/concept-search.ts';
+import { editsWithin } from '../search/text.ts';
 
 /*
  * The typo rule of the recogniser and a symmetric-deletion index (SymSpell-style) over the words of
@@ -29,6 +30,38 @@ export const undoubled = (word: string): string => {
   }
   return single;
 };
+const letter = /^\p{L}$/u;
+const isLetter = (code: number): boolean =>
+  code < 128 ? (code | 32) >= 97 && (code | 32) <= 122 : letter.test(String.fromCodePoint(code));
+
+/**
+ * Whether `undoubled(a) === undoubled(b)`, by one walk of both and without making either: a
+ * dictionary word is compared once per misspelt word it is a candidate for, and a cache of their
+ * single forms would be one more thing that grows with the dictionary.
+ */
+export function sameUndoubled(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const code = a.codePointAt(i) as number;
+    if (code !== b.codePointAt(j)) {
+      return false;
+    }
+    const width = code > 0xffff ? 2 : 1;
+    i += width;
+    j += width;
+    if (isLetter(code)) {
+      while (a.codePointAt(i) === code) {
+        i += width;
+      }
+      while (b.codePointAt(j) === code) {
+        j += width;
+      }
+    }
+  }
+  return i >= a.length && j >= b.length;
+}
+
 export const sameLetters = (a: string, b: string) =>
   [...a].sort().join('') === [...b].sort().join('');
 
@@ -71,11 +104,13 @@ export function typoCloseness(key: string, word: string): number {
     return -1;
   }
   const bound = boundOf(key);
-  const d = boundedEditDistance(key, word, bound);
+  // The distance when within `bound`, else more (every test below reads it against `bound` or
+  // less), in reused rows: this runs for every candidate, and a larger dictionary gives more.
+  const d = editsWithin(key, word, word.length, bound);
   if (typoAccepted(key, word, d, editsOf(key))) {
     return d;
   }
-  return undoubled(word) === undoubled(key) ? Math.min(d, bound + 1) : -1;
+  return sameUndoubled(word, key) ? Math.min(d, bound + 1) : -1;
 }
 
 // Deletions are hashed in constant time each from the word's prefix hashes: a polynomial hash

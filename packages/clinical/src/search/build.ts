@@ -31,6 +31,9 @@ export interface Built {
   trie: KeyTrie;
 }
 
+/** Names (the canonical name and the aliases) a concept may have: an entry's name is a Uint16. */
+export const NAMES_PER_CONCEPT = 65_536;
+
 /** CSR postings of keys from `forEach(entry, add)` (entries visited in id order, so ascending). */
 function* postingsOf(
   keyCount: number,
@@ -69,7 +72,14 @@ export function* build(concepts: readonly Concept[]): Generator<void, Built, voi
   // 1. One entry per distinct normalised name of each concept, in arrays sized once.
   let names = 0;
   for (let c = 0; c < concepts.length; c++) {
-    names += 1 + (concepts[c] as Concept).aliases.length;
+    const concept = concepts[c] as Concept;
+    if (concept.aliases.length >= NAMES_PER_CONCEPT) {
+      // Which name an entry is, is kept in 16 bits: more would read an alias as another name.
+      throw new Error(
+        `concept ${concept.id} has ${concept.aliases.length} aliases; concept search holds at most ${NAMES_PER_CONCEPT - 1} per concept: remove aliases from it (or split it into narrower concepts)`,
+      );
+    }
+    names += 1 + concept.aliases.length;
     if (c % (8 * STEP) === 8 * STEP - 1) {
       yield;
     }
@@ -81,14 +91,17 @@ export function* build(concepts: readonly Concept[]): Generator<void, Built, voi
   for (let c = 0; c < concepts.length; c++) {
     const concept = concepts[c] as Concept;
     const start = n;
+    // A concept's names so far, in a set when it has many (a scan of them all was quadratic).
+    const kept = concept.aliases.length > 16 ? new Set<string>() : undefined;
     for (let i = 0; i <= concept.aliases.length; i++) {
       const text = normaliseText(
         i === 0 ? concept.canonicalName : (concept.aliases[i - 1] as string),
       );
-      let seen = text === '';
-      for (let k = start; k < n && !seen; k++) {
+      let seen = text === '' || kept?.has(text) === true;
+      for (let k = start; k < n && !seen && !kept; k++) {
         seen = eText[k] === text;
       }
+      kept?.add(text);
       if (!seen) {
         eConcept[n] = c;
         eName[n] = i;

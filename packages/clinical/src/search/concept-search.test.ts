@@ -7,6 +7,8 @@ import {
   createConceptIndex,
   normaliseText,
 } from './concept-search.ts';
+import { NAMES_PER_CONCEPT } from './build.ts';
+import { createPrefixLists, prefixRange, RangeCursor } from './prefix-lists.ts';
 
 const make = (id: string, canonicalName: string, cls: ConceptClass, aliases: string[] = []) =>
   Concept.parse({
@@ -116,6 +118,62 @@ describe('concept search', () => {
     expect(index.search('xylophone')).toEqual([]);
     expect(index.search('  ')).toEqual([]);
     expect(index.search('fex')).toEqual([]);
+  });
+});
+
+describe('names sharing a long prefix', () => {
+  it('builds and answers when hundreds of names share 20,000 characters', () => {
+    // The prefix lists' walk once recursed as deep as the shared prefix: this overflowed the stack.
+    const long = 'a'.repeat(20_000);
+    const concepts = [
+      make('T:fever', 'fever', 'symptom'),
+      ...Array.from({ length: 300 }, (_, i) => make(`LONG:${i}`, `${long}${i}`, 'symptom')),
+    ];
+    const longIndex = createConceptIndex(concepts);
+    const found = longIndex.search('aaaa', { limit: 300 }).map((r) => r.conceptId);
+    expect(new Set(found)).toEqual(new Set(concepts.slice(1).map((c) => c.id)));
+    expect(longIndex.search('fever', { limit: 1 })[0]?.conceptId).toBe('T:fever');
+  });
+
+  it('keeps one heavy list for a chain of single children, read under the range it covers', () => {
+    const long = 'b'.repeat(5_000);
+    const keys = Array.from({ length: 300 }, (_, i) => `${long}${i}`).sort();
+    const offsets = Int32Array.from({ length: keys.length + 1 }, (_, k) => k);
+    const ids = Int32Array.from(keys, (_, k) => keys.length - 1 - k);
+    const lists = createPrefixLists(keys, offsets, ids);
+    // The 300 keys share 5,000 characters, then branch by their digits: no list for the 4,999
+    // prefixes above the branch, which no range is read under.
+    expect(lists.heavy.size).toBe(1);
+    for (const prefix of ['b', long.slice(0, 2_500), long]) {
+      const [lo, hi] = prefixRange(keys, prefix);
+      const cursor = new RangeCursor(lists, lo, hi);
+      const got: number[] = [];
+      for (let id = cursor.peek(); id >= 0; cursor.advance(), id = cursor.peek()) {
+        got.push(id);
+      }
+      expect(got).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    }
+  });
+});
+
+describe('a concept with very many aliases', () => {
+  const many = (count: number) =>
+    make('T:many', 'many names', 'symptom', [
+      ...Array.from({ length: count }, (_, i) => `alias number ${i}`),
+    ]);
+
+  it('builds with 65,535 aliases and answers its last one', () => {
+    const manyIndex = createConceptIndex([many(NAMES_PER_CONCEPT - 1)]);
+    expect(manyIndex.search('alias number 65534', { limit: 1 })[0]).toMatchObject({
+      conceptId: 'T:many',
+      matched: 'alias number 65534',
+    });
+  });
+
+  it('refuses one more, saying which concept and what to do', () => {
+    expect(() => createConceptIndex([many(NAMES_PER_CONCEPT)])).toThrow(
+      /^concept T:many has 65536 aliases; concept search holds at most 65535 per concept: remove aliases from it/,
+    );
   });
 });
 

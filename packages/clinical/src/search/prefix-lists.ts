@@ -118,7 +118,26 @@ function mergeCap(a: Int32Array, b: Int32Array, cap: number): Int32Array {
 /** Postings copied between yields while heavy lists are built. */
 const STEP = 10_000;
 
-/** Adds the heavy lists to sorted keys and their postings (CSR), yielding every few thousand. */
+/** A node of the implicit trie being merged: its range, depth, next child and list so far. */
+interface Frame {
+  lo: number;
+  hi: number;
+  depth: number;
+  /** The first key of the next child to merge. */
+  start: number;
+  list: Int32Array;
+}
+
+/**
+ * Adds the heavy lists to sorted keys and their postings (CSR), yielding every few thousand.
+ *
+ * Bottom-up over the implicit trie (a heavy node's list merges its children's lists), by a loop
+ * with its own stack: a recursion as deep as the keys' longest shared prefix overflowed the call
+ * stack on names sharing thousands of characters. A chain of single children (every node of it has
+ * the same range, so the same list) is one node, at the chain's end: a range's heavy list is read
+ * under the range's common prefix (`RangeCursor`), which is that end, so the nodes above it were
+ * never read.
+ */
 export function* buildPrefixLists(
   keys: readonly string[],
   offsets: Int32Array,
@@ -126,42 +145,60 @@ export function* buildPrefixLists(
 ): Generator<void, PrefixLists, void> {
   const lists = { keys, offsets, ids, heavy: new Map<string, Int32Array>() };
   let work = 0;
-  // Bottom-up over the implicit trie: a heavy node's list merges its children's lists.
-  function* visit(
-    lo: number,
-    hi: number,
-    depth: number,
-  ): Generator<void, Int32Array | undefined, void> {
+  // The node of [lo, hi) at `depth` or below it down its chain, if heavy.
+  const open = (lo: number, hi: number, depth: number): Frame | undefined => {
     if (postingCount(lists, lo, hi) <= HEAVY) {
       return undefined;
     }
-    let list: Int32Array = new Int32Array(0);
-    let start = lo;
-    if ((keys[lo] as string).length === depth) {
-      list = collect(lists, lo, lo + 1, TOP);
-      start++;
+    const first = keys[lo] as string;
+    const last = keys[hi - 1] as string;
+    let end = depth;
+    while (
+      end < first.length &&
+      end < last.length &&
+      first.charCodeAt(end) === last.charCodeAt(end)
+    ) {
+      end++;
     }
-    while (start < hi) {
-      const end = childEnd(keys, start, hi, depth);
-      let child = yield* visit(start, end, depth + 1);
-      if (!child) {
-        child = collect(lists, start, end, TOP);
-        work += postingCount(lists, start, end) + 16;
+    work += end - depth;
+    const own = first.length === end;
+    return {
+      lo,
+      hi,
+      depth: end,
+      start: own ? lo + 1 : lo,
+      list: own ? collect(lists, lo, lo + 1, TOP) : new Int32Array(0),
+    };
+  };
+  const root = keys.length > 0 ? open(0, keys.length, 0) : undefined;
+  const stack: Frame[] = root ? [root] : [];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.start < frame.hi) {
+      const end = childEnd(keys, frame.start, frame.hi, frame.depth);
+      const child = open(frame.start, end, frame.depth + 1);
+      if (child) {
+        stack.push(child);
+        continue;
       }
-      list = mergeCap(list, child, TOP);
-      start = end;
-      if (work > STEP) {
-        work = 0;
-        yield;
+      frame.list = mergeCap(frame.list, collect(lists, frame.start, end, TOP), TOP);
+      work += postingCount(lists, frame.start, end) + 16;
+      frame.start = end;
+    } else {
+      stack.pop();
+      if (frame.depth > 0) {
+        lists.heavy.set((keys[frame.lo] as string).slice(0, frame.depth), frame.list);
+      }
+      const parent = stack[stack.length - 1];
+      if (parent) {
+        parent.list = mergeCap(parent.list, frame.list, TOP);
+        parent.start = frame.hi;
       }
     }
-    if (depth > 0) {
-      lists.heavy.set((keys[lo] as string).slice(0, depth), list);
+    if (work > STEP) {
+      work = 0;
+      yield;
     }
-    return list;
-  }
-  if (keys.length > 0) {
-    yield* visit(0, keys.length, 0);
   }
   return lists;
 }

@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { Concept } from '@loopdesk/clinical/kb/format.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../platform/config.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { tokenForRoles } from '../../test/tokens.ts';
-import { BACKGROUND_INDEX_CONCEPTS } from './knowledge.ts';
+import { NAMES_PER_CONCEPT } from '@loopdesk/clinical/search/build.ts';
+import { BACKGROUND_INDEX_NAMES, nameCount } from './knowledge.ts';
 
 const SYLLABLES = ['ab', 'car', 'dia', 'fib', 'hep', 'itis', 'neu', 'pho', 'ren', 'thy', 'ur'];
 
@@ -53,9 +55,15 @@ describe('a knowledge base past the background-index threshold', () => {
   });
 
   it('answers /healthz while concept search and the recogniser are still being built, then answers from all of them', async () => {
-    const count = BACKGROUND_INDEX_CONCEPTS + 20_000;
+    // Just past the threshold: the generated concepts alone hold as many names (half of them have
+    // an alias), the shipped ones add theirs.
+    const count = Math.ceil((BACKGROUND_INDEX_NAMES * 2) / 3);
+    const kb = largeKnowledgeBase(count);
+    expect(nameCount(kb.items.concepts as Concept[])).toBeGreaterThanOrEqual(
+      BACKGROUND_INDEX_NAMES,
+    );
     const file = path.join(folder, 'large-kb.json');
-    writeFileSync(file, JSON.stringify(largeKnowledgeBase(count)));
+    writeFileSync(file, JSON.stringify(kb));
     t = await startTestApp({ listen: true, env: { KB_PATH: file } });
 
     // First, the server is up while the index and the recogniser are built in steps between other
@@ -122,24 +130,26 @@ describe('a knowledge base past the background-index threshold', () => {
 describe('a knowledge base whose concept index cannot be built', () => {
   it('logs the failure once and answers 503 with what to do where search is needed; /healthz and recognition go on', async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'loopdesk-kb-'));
-    // Hundreds of names sharing a prefix of 20,000 characters: the prefix lists are built by a
-    // walk as deep as the prefix, and this one overflows the stack.
-    const kb = largeKnowledgeBase(BACKGROUND_INDEX_CONCEPTS);
-    const long = 'a'.repeat(20_000);
-    for (let i = 0; i < 300; i++) {
-      kb.items.concepts.push({
-        id: `LONG:${i}`,
-        canonicalName: `${long}${i}`,
-        aliases: [],
-        class: 'symptom',
-        parents: [],
-        bodySystems: [],
-        anatomicalLocations: [],
-        pathologicalProcesses: [],
-        codes: [],
-        provenance: [{ source: 'test', reference: 'generated' }],
-      });
-    }
+    // A concept with more aliases than concept search holds (an entry's name is 16 bits): a
+    // terminology imported with every synonym of a large group under one concept. The knowledge
+    // base is valid, the recogniser reads it; the index refuses it, naming the concept. Its names
+    // put the KB past the threshold of the background builds.
+    const kb = largeKnowledgeBase(0);
+    kb.items.concepts.push({
+      id: 'MANY:0',
+      canonicalName: 'many names',
+      aliases: Array.from({ length: NAMES_PER_CONCEPT }, (_, i) => `many names ${i}`),
+      class: 'symptom',
+      parents: [],
+      bodySystems: [],
+      anatomicalLocations: [],
+      pathologicalProcesses: [],
+      codes: [],
+      provenance: [{ source: 'test', reference: 'generated' }],
+    });
+    expect(nameCount(kb.items.concepts as Concept[])).toBeGreaterThanOrEqual(
+      BACKGROUND_INDEX_NAMES,
+    );
     const file = path.join(folder, 'broken-kb.json');
     writeFileSync(file, JSON.stringify(kb));
     const lines: { level: number; msg: string }[] = [];
@@ -167,7 +177,7 @@ describe('a knowledge base whose concept index cannot be built', () => {
         const response = await t.app.inject({ method: 'GET', url, headers: auth });
         expect(response.statusCode).toBe(503);
         expect(response.json().message).toMatch(
-          /^Concept search is not available: building it from the knowledge base failed \(.+\)\. Fix the knowledge base \(KB_PATH\) and restart the server/,
+          /^Concept search is not available: building it from the knowledge base failed \(concept MANY:0 has 65536 aliases; concept search holds at most 65535 per concept: remove aliases from it.*\)\. Fix the knowledge base \(KB_PATH\) and restart the server/,
         );
       }
       expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
