@@ -21,13 +21,14 @@ describe.skipIf(!redisUrl)('the Redis bus between nodes', () => {
           return received.length;
         })
         .toBeGreaterThan(0);
-      received.length = 0;
+      // A probe published by a later round of the poll may still arrive: only the rest counts.
+      const sent = () => received.filter((message) => message.queues[0] !== 'probe');
       await nodeA.publish('jobs.available', { queues: ['federated'] });
-      await expect.poll(() => received).toEqual([{ queues: ['federated'] }]);
+      await expect.poll(sent).toEqual([{ queues: ['federated'] }]);
       off();
       await nodeA.publish('jobs.available', { queues: ['exceptions'] });
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(received).toEqual([{ queues: ['federated'] }]);
+      expect(sent()).toEqual([{ queues: ['federated'] }]);
     } finally {
       await nodeA.close();
       await nodeB.close();
