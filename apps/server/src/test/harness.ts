@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../app.ts';
 import { hasWebhook, loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
@@ -19,6 +22,62 @@ export interface TestApp {
   /** The PostgreSQL database's URL (TEST_DATABASE_URL set); undefined on PGlite. */
   readonly databaseUrl?: string;
   close(): Promise<void>;
+}
+
+const MIGRATIONS = path.resolve(import.meta.dirname, '../platform/db');
+
+let template: Promise<Blob> | undefined;
+/** PGlite's package.json: in the app's node_modules, or the workspace's where npm hoisted it. */
+function pglitePackage(): string {
+  for (let dir = import.meta.dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'node_modules/@electric-sql/pglite/package.json');
+    if (existsSync(file)) {
+      return file;
+    }
+  }
+  throw new Error('@electric-sql/pglite is not installed (npm install)');
+}
+
+/**
+ * An in-memory PGlite migrated to the latest schema, as a dump of its data folder: initdb and the
+ * migrations take a second or two of CPU for every test app, a load of the dump a fraction of it.
+ * Built once per version of the migrations (the dump's name holds a hash of their sources and of
+ * PGlite's version) and kept in the system's temporary folder for every test file of the run.
+ */
+function migratedPglite(): Promise<Blob> {
+  template ??= (async () => {
+    const hash = createHash('sha256');
+    // PGlite's version: a dump of another version may not load.
+    hash.update(readFileSync(pglitePackage()));
+    for (const folder of [MIGRATIONS, path.join(MIGRATIONS, 'migrations')]) {
+      for (const name of readdirSync(folder).sort()) {
+        if (name.endsWith('.ts') && !name.endsWith('.test.ts')) {
+          hash.update(name).update(readFileSync(path.join(folder, name)));
+        }
+      }
+    }
+    const file = path.join(
+      os.tmpdir(),
+      `loopdesk-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`,
+    );
+    if (existsSync(file)) {
+      return new Blob([readFileSync(file)]);
+    }
+    const database = await openDatabase({
+      databaseUrl: undefined,
+      pgliteDataDir: 'memory://',
+      webhookDeliveries: false,
+    });
+    await migrateToLatest(database);
+    const dump = (await database.dumpDataDir?.()) as Blob;
+    await database.close();
+    // Written whole, then renamed: a test file reading it meanwhile never sees a part.
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, file);
+    return dump;
+  })();
+  return template;
 }
 
 /**
@@ -69,6 +128,9 @@ export async function startTestApp(
   const database = await openDatabase({
     databaseUrl: fresh?.url,
     pgliteDataDir: options.pgliteDataDir ?? 'memory://',
+    // A fresh in-memory PGlite starts migrated; a data folder on disk (restarts, backups) and
+    // PostgreSQL are migrated below as a server does.
+    ...(!fresh && !options.pgliteDataDir ? { pgliteLoadDataDir: await migratedPglite() } : {}),
     ...(options.poolSize ? { poolSize: options.poolSize } : {}),
     webhookDeliveries: options.webhookDeliveries ?? hasWebhook(config),
   });

@@ -95,6 +95,8 @@ export interface DatabaseHandle {
   readonly schema: string;
   /** The connection pools by name (`main`, and `dispatch` on PostgreSQL), for the metrics. */
   readonly pools: Readonly<Record<string, PoolUse>>;
+  /** PGlite only: the data folder as a tarball (what `pgliteLoadDataDir` starts from). */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,8 @@ export async function openDatabase(options: {
   schema?: string;
   /** Whether this node has a webhook: its outbox writers then record deliveries. */
   webhookDeliveries: boolean;
+  /** PGlite only: start from this dump of a data folder (`dumpDataDir`) instead of an empty one. */
+  pgliteLoadDataDir?: Blob;
 }): Promise<DatabaseHandle> {
   const deliveries = options.webhookDeliveries ? 'on' : 'off';
   if (options.databaseUrl) {
@@ -160,7 +164,10 @@ export async function openDatabase(options: {
   if (!options.pgliteDataDir.startsWith('memory://')) {
     mkdirSync(options.pgliteDataDir, { recursive: true });
   }
-  const pglite = await PGlite.create(options.pgliteDataDir);
+  const pglite = await PGlite.create(
+    options.pgliteDataDir,
+    options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {},
+  );
   // One session for the whole process: the setting holds for every statement.
   await pglite.exec(`set ${WEBHOOK_DELIVERIES_SETTING} = '${deliveries}'`);
   // PGlite is one connection: the pool holds exactly one client (poolSize = 1).
@@ -174,6 +181,7 @@ export async function openDatabase(options: {
     schema: 'public',
     // One client over the single PGlite session: dispatch shares it.
     pools: { main: poolUse(pool) },
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       await db.destroy();
       await pglite.close();
