@@ -10,7 +10,9 @@ import {
   createConceptIndexInBackground,
   normaliseText,
 } from './concept-search.ts';
-import { createPrefixLists, HEAVY, prefixRange, RangeCursor, TOP } from './prefix-lists.ts';
+import { CheckedCursor, RangeCursor } from './cursors.ts';
+import { fuzzyRanges, keyTrieOf } from './key-trie.ts';
+import { createPrefixLists, HEAVY, prefixRange, TOP } from './prefix-lists.ts';
 
 const concept = (i: number, names: string[], cls: ConceptClass): Concept =>
   ({
@@ -182,6 +184,38 @@ describe('concept search against a brute-force scan (random vocabularies, fixed 
     );
   });
 
+  it('answers the same when its joins are small: the paths a large vocabulary takes', () => {
+    // With at most a few postings joined, a typo tier of several query tokens checks candidates'
+    // own tokens (the walk's bit sets, distinct tokens) and reads its chosen token in batches.
+    fc.assert(
+      fc.property(
+        vocabulary.chain((v) =>
+          fc.tuple(
+            fc.constant(v),
+            fc.array(queryOf(v.flatMap((c) => c.names)), { minLength: 1, maxLength: 8 }),
+            fc.integer({ min: 1, max: 12 }),
+            fc.integer({ min: 0, max: 8 }),
+            fc.option(fc.constantFrom<ConceptClass[]>(['symptom'], ['condition'])),
+          ),
+        ),
+        ([v, queries, limit, joinPostings, classes]) => {
+          const concepts = v.map((c, i) => concept(i, c.names, c.cls));
+          const index = createConceptIndex(concepts, { candidateBudget: Infinity, joinPostings });
+          for (const query of queries) {
+            const got = index.search(query, { limit, ...(classes ? { classes } : {}) });
+            const expected = bruteForce(concepts, query, limit, classes ?? undefined);
+            const expectedScores = [...expected.values()].sort((a, b) => b - a).slice(0, limit);
+            expect(got.map((r) => r.score)).toEqual(expectedScores);
+            for (const r of got) {
+              expect(expected.get(r.conceptId)).toBe(r.score);
+            }
+          }
+        },
+      ),
+      { seed: 2211, numRuns: 150 },
+    );
+  });
+
   it('with the default candidate budget, answers a small vocabulary exactly as well', () => {
     fc.assert(
       fc.property(
@@ -275,5 +309,91 @@ describe('prefix lists', () => {
       { seed: 7, numRuns: 200 },
     );
     expect(HEAVY).toBeGreaterThan(TOP);
+  });
+});
+
+describe('the typo walk and the checked cursor', () => {
+  const keySet = fc
+    .uniqueArray(
+      fc
+        .array(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 7 })
+        .map((l) => l.join('')),
+      { minLength: 1, maxLength: 300 },
+    )
+    .map((keys) => [...keys].sort());
+
+  it('reports exactly the keys within reach, and when typing every key whose start is', () => {
+    fc.assert(
+      fc.property(
+        keySet,
+        fc
+          .array(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 8 })
+          .map((l) => l.join('')),
+        fc.integer({ min: 1, max: 2 }),
+        fc.boolean(),
+        (keys, q, max, typing) => {
+          const reached = new Map<number, number>();
+          fuzzyRanges(keyTrieOf(keys), q, max, typing, (lo, hi, edits) => {
+            for (let k = lo; k < hi; k++) {
+              reached.set(k, Math.min(edits, reached.get(k) ?? Infinity));
+            }
+            return true;
+          });
+          keys.forEach((key, k) => {
+            let d = boundedEditDistance(q, key, max);
+            if (typing && key.length > q.length) {
+              d = Math.min(
+                d,
+                boundedEditDistance(q, key.slice(0, q.length), max),
+                boundedEditDistance(q, key.slice(0, q.length + 1), max),
+              );
+            }
+            expect([k, reached.has(k)]).toEqual([k, d <= max]);
+          });
+        },
+      ),
+      { seed: 31, numRuns: 300 },
+    );
+  });
+
+  it('gives the union of several ranges ascending and once, checked a batch at a time', () => {
+    fc.assert(
+      fc.property(
+        keySet,
+        fc.array(fc.nat({ max: 3000 }), { minLength: 1, maxLength: 3000 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 5 }),
+        (keys, ids, bounds, modulus) => {
+          const lists = keys.map(() => new Set<number>());
+          ids.forEach((id, i) => lists[(id * 7 + i) % keys.length]?.add(id));
+          const sorted = lists.map((l) => [...l].sort((a, b) => a - b));
+          const offsets = new Int32Array(keys.length + 1);
+          sorted.forEach((l, k) => (offsets[k + 1] = (offsets[k] as number) + l.length));
+          const prefixLists = createPrefixLists(keys, offsets, Int32Array.from(sorted.flat()));
+          const ranges = bounds.map(([a, b]) => {
+            const lo = a % (keys.length + 1);
+            return [lo, lo + (b % (keys.length + 1 - lo))];
+          });
+          const admitted: number[] = [];
+          const cursor = new CheckedCursor(prefixLists, ranges, {
+            room: () => Infinity,
+            wanted: () => true,
+            admit: (batch) => {
+              admitted.push(batch.length);
+              return batch.filter((id) => id % modulus === 0);
+            },
+          });
+          const got: number[] = [];
+          for (let id = cursor.peek(); id >= 0; cursor.advance(), id = cursor.peek()) {
+            got.push(id);
+          }
+          const expected = [...new Set(ranges.flatMap(([lo, hi]) => sorted.slice(lo, hi).flat()))]
+            .filter((id) => id % modulus === 0)
+            .sort((a, b) => a - b);
+          expect(got).toEqual(expected);
+        },
+      ),
+      { seed: 41, numRuns: 200 },
+    );
   });
 });

@@ -8,7 +8,8 @@ import {
   normaliseText,
 } from './concept-search.ts';
 import { NAMES_PER_CONCEPT } from './build.ts';
-import { createPrefixLists, prefixRange, RangeCursor } from './prefix-lists.ts';
+import { RangeCursor } from './cursors.ts';
+import { createPrefixLists, prefixRange } from './prefix-lists.ts';
 
 const make = (id: string, canonicalName: string, cls: ConceptClass, aliases: string[] = []) =>
   Concept.parse({

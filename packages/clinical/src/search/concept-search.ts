@@ -45,9 +45,18 @@ export interface ConceptIndex {
  */
 export const CANDIDATE_BUDGET = 4096;
 
+/**
+ * Postings of a query token marked in the typo tier's join, at most (default of `joinPostings`):
+ * see `entry-join.ts`. A token with more is left to checking each candidate's tokens, and a tier
+ * whose chosen token has more is read a batch at a time within the budget of checks.
+ */
+export const JOIN_POSTINGS = 65_536;
+
 export interface ConceptIndexOptions {
   /** See `CANDIDATE_BUDGET`; `Infinity` reads every candidate that could enter the page. */
   candidateBudget?: number;
+  /** See `JOIN_POSTINGS` (a small value makes a small vocabulary take the paths of a large one). */
+  joinPostings?: number;
 }
 
 function indexOver(
@@ -56,11 +65,14 @@ function indexOver(
   options: ConceptIndexOptions,
   ready: Promise<void>,
 ): ConceptIndex {
-  const budget = options.candidateBudget ?? CANDIDATE_BUDGET;
+  const limits = {
+    budget: options.candidateBudget ?? CANDIDATE_BUDGET,
+    joinPostings: options.joinPostings ?? JOIN_POSTINGS,
+  };
   return {
     size,
     ready,
-    search: (query, searchOptions = {}) => search(built(), budget, query, searchOptions),
+    search: (query, searchOptions = {}) => search(built(), limits, query, searchOptions),
   };
 }
 

@@ -3,22 +3,23 @@
  * the typo automaton (issue 22).
  *
  * The sorted array is already an implicit trie, but walking it means finding every child by binary
- * search over strings scattered in memory; at a million concepts that walk was most of a query's
- * time. Here each node holds its range of keys, its first child and next sibling, so the walk reads
- * a few adjacent numbers per node. About 16 bytes per node; nodes are the distinct prefixes.
+ * search over strings scattered in memory. Here the nodes are numbered breadth first, so a node's
+ * children are adjacent: the walk reads their characters together, and touches a child's own
+ * record (its keys, its children) only when the child is within reach. At a million concepts the
+ * trie is far larger than the processor's caches, and a walk that followed sibling links paid a
+ * cache miss for every child it looked at. About 18 bytes per node; nodes are the distinct
+ * prefixes.
  */
 
 export interface KeyTrie {
-  /** Node n's keys are keys[lo[n] .. hi[n]); node 0 is the root (the empty prefix). */
-  readonly lo: Int32Array;
-  readonly hi: Int32Array;
-  /** First child, -1 for none; children in key order. */
-  readonly child: Int32Array;
-  /** Next sibling, -1 for none. */
-  readonly sibling: Int32Array;
-  /** The node's last character (UTF-16 code unit); 1 in `ends` when a key ends at the node. */
+  /**
+   * Per node n, at 4n: the first of its keys, one past its last (keys[lo .. hi) start with the
+   * node's prefix), its first child, and 1 when a key ends at it. Node 0 is the root (the empty
+   * prefix); node n's children are first(n) .. first(n + 1) (a last record closes the list).
+   */
+  readonly nodes: Int32Array;
+  /** Per node, its last character (UTF-16 code unit). */
   readonly char: Uint16Array;
-  readonly ends: Uint8Array;
 }
 
 /** Keys read between yields while a trie is built. */
@@ -33,7 +34,7 @@ function tail(a: string, b: string): number {
   return b.length - common;
 }
 
-/** Builds the trie of `keys` (sorted, distinct), yielding every few thousand keys. */
+/** Builds the trie of `keys` (sorted, distinct), yielding every few thousand steps. */
 export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie, void> {
   // Count the nodes first: the arrays are allocated once, at their size (growing them meant large
   // copies, and each new buffer can set off a full collection of the heap).
@@ -44,45 +45,47 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       yield;
     }
   }
-  const lo = new Int32Array(count);
-  const hi = new Int32Array(count);
-  const child = new Int32Array(count).fill(-1);
-  const sibling = new Int32Array(count).fill(-1);
-  const char = new Uint16Array(count);
-  const ends = new Uint8Array(count);
-  const lastChild = new Int32Array(count).fill(-1);
-  hi[0] = keys.length;
+  const nodes = new Int32Array(4 * (count + 1));
+  const char = new Uint16Array(count + 1);
+  nodes[1] = keys.length;
+  // Breadth first: a node's children are the runs of equal characters at its depth among its
+  // keys, a key as long as the depth (the first, sorted) ending at the node.
   let next = 1;
-  // The path of the previous key: path[d] is its node at depth d.
-  const path: number[] = [0];
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k] as string;
-    const common = key.length - tail(k > 0 ? (keys[k - 1] as string) : '', key);
-    while (path.length - 1 > common) {
-      hi[path.pop() as number] = k;
+  let depth = 0;
+  let levelEnd = 1;
+  let work = 0;
+  for (let n = 0; n < count; n++) {
+    if (n === levelEnd) {
+      depth++;
+      levelEnd = next;
     }
-    for (let d = common; d < key.length; d++) {
-      const node = next++;
-      const parent = path[path.length - 1] as number;
-      lo[node] = k;
-      char[node] = key.charCodeAt(d);
-      if (lastChild[parent] === -1) {
-        child[parent] = node;
-      } else {
-        sibling[lastChild[parent] as number] = node;
+    const hi = nodes[4 * n + 1] as number;
+    let k = nodes[4 * n] as number;
+    nodes[4 * n + 2] = next;
+    if (k < hi && (keys[k] as string).length === depth) {
+      nodes[4 * n + 3] = 1;
+      k++;
+    }
+    while (k < hi) {
+      const c = (keys[k] as string).charCodeAt(depth);
+      let end = k + 1;
+      while (end < hi && (keys[end] as string).charCodeAt(depth) === c) {
+        end++;
       }
-      lastChild[parent] = node;
-      path.push(node);
+      nodes[4 * next] = k;
+      nodes[4 * next + 1] = end;
+      char[next] = c;
+      next++;
+      work += end - k;
+      k = end;
     }
-    ends[path[path.length - 1] as number] = 1;
-    if (k % STEP === STEP - 1) {
+    if (work > STEP) {
+      work = 0;
       yield;
     }
   }
-  while (path.length > 1) {
-    hi[path.pop() as number] = keys.length;
-  }
-  return { lo, hi, child, sibling, char, ends };
+  nodes[4 * count + 2] = next;
+  return { nodes, char };
 }
 
 /** Builds the trie at once. */
@@ -101,6 +104,10 @@ export function keyTrieOf(keys: readonly string[]): KeyTrie {
  * `max`: a key within reach is reported as the range [k, k + 1); when `typing`, so is every key
  * whose start of the query's length (or one more) is within reach, as the range of that start.
  * The walk stops when `found` returns false.
+ *
+ * Only the band of each row within `max` of the diagonal is computed (a cell further off is more
+ * than `max` already), with one cell past each end of the band holding `max + 1`: a node costs
+ * 2 * max + 1 cells whatever the query's length.
  */
 export function fuzzyRanges(
   trie: KeyTrie,
@@ -110,51 +117,61 @@ export function fuzzyRanges(
   found: (lo: number, hi: number, edits: number) => boolean,
 ): void {
   const n = q.length;
-  const { lo, hi, child, sibling, char, ends } = trie;
-  const rows = Array.from({ length: n + max + 3 }, () => new Int32Array(n + 1));
+  const { nodes, char } = trie;
+  const over = max + 1;
+  // Row d covers cells [bandLo(d), bandHi(d)], with room for a sentinel on either side.
+  const rows = Array.from({ length: n + max + 3 }, () => new Int32Array(n + 2));
   const first = rows[0] as Int32Array;
-  for (let j = 0; j <= n; j++) {
+  for (let j = 0; j <= Math.min(n, max); j++) {
     first[j] = j;
+  }
+  if (max + 1 <= n) {
+    first[max + 1] = over;
   }
   const codes = Int32Array.from({ length: n }, (_, j) => q.charCodeAt(j));
   let going = true;
+  // Visits a node whose row (rows[depth]) is within reach somewhere.
   const visit = (node: number, depth: number): void => {
     const row = rows[depth] as Int32Array;
-    const nodeLo = lo[node] as number;
-    const nodeHi = hi[node] as number;
-    const own = ends[node] === 1;
+    const record = 4 * node;
     if (depth > 0) {
-      const last = row[n] as number;
+      const last = depth + max >= n && depth - max <= n ? (row[n] as number) : over;
       if (last <= max) {
+        const nodeLo = nodes[record] as number;
+        const nodeHi = nodes[record + 1] as number;
+        const own = nodes[record + 3] === 1;
         if (own) {
           going = found(nodeLo, nodeLo + 1, last);
         }
         if (going && typing && (depth === n || depth === n + 1)) {
-          const from = own && depth === n ? nodeLo + 1 : nodeLo;
-          if (from < nodeHi) {
-            going = found(from, nodeHi, last);
+          const start = own && depth === n ? nodeLo + 1 : nodeLo;
+          if (start < nodeHi) {
+            going = found(start, nodeHi, last);
           }
         }
       }
-      let rowMin = row[0] as number;
-      for (let j = 1; j <= n; j++) {
-        const v = row[j] as number;
-        if (v < rowMin) {
-          rowMin = v;
-        }
-      }
-      if (rowMin > max) {
-        return;
-      }
     }
-    const next = rows[depth + 1] as Int32Array;
+    const d = depth + 1;
+    const nextFrom = d > max ? d - max : 0;
+    const nextTo = d + max < n ? d + max : n;
+    const next = rows[d] as Int32Array;
     const prevPrev = depth > 0 ? (rows[depth - 1] as Int32Array) : undefined;
     const prevChar = depth > 0 ? (char[node] as number) : -1;
-    for (let c = child[node] as number; c >= 0 && going; c = sibling[c] as number) {
+    const end = nodes[record + 6] as number;
+    for (let c = nodes[record + 2] as number; c < end && going; c++) {
       const ch = char[c] as number;
-      next[0] = depth + 1;
-      for (let j = 1; j <= n; j++) {
+      let j = nextFrom;
+      let rowMin = over;
+      if (j === 0) {
+        next[0] = d;
+        rowMin = d;
+        j = 1;
+      } else {
+        next[j - 1] = over;
+      }
+      for (; j <= nextTo; j++) {
         const qj = codes[j - 1] as number;
+        // row[j] is row `depth`'s band or its right sentinel; next[j - 1] the left one.
         let v = (row[j] as number) + 1;
         const insert = (next[j - 1] as number) + 1;
         if (insert < v) {
@@ -171,11 +188,20 @@ export function fuzzyRanges(
           }
         }
         next[j] = v;
+        if (v < rowMin) {
+          rowMin = v;
+        }
       }
-      visit(c, depth + 1);
+      if (nextTo < n) {
+        next[nextTo + 1] = over;
+      }
+      // A child out of reach is never visited: its record is not read.
+      if (rowMin <= max) {
+        visit(c, d);
+      }
     }
   };
-  if ((hi[0] as number) > 0) {
+  if ((nodes[1] as number) > 0) {
     visit(0, 0);
   }
 }

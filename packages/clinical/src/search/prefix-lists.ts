@@ -69,7 +69,7 @@ export function postingCount(lists: PrefixLists, lo: number, hi: number): number
 }
 
 /** Sorts and removes repeats in place; returns the distinct prefix, at most `cap` long. */
-function sortDistinct(values: Int32Array, cap: number): Int32Array {
+export function sortDistinct(values: Int32Array, cap: number): Int32Array {
   values.sort();
   let n = 0;
   for (let i = 0; i < values.length && n < cap; i++) {
@@ -217,66 +217,7 @@ export function createPrefixLists(
   return step.value;
 }
 
-/**
- * Ascending distinct ids under a prefix range: the heavy list first, then (rarely, when a search
- * reads past it) the whole range.
- */
-export class RangeCursor {
-  private ids: Int32Array;
-  private pos = 0;
-  private complete: boolean;
-
-  constructor(
-    private readonly lists: PrefixLists,
-    private readonly lo: number,
-    private readonly hi: number,
-  ) {
-    const count = postingCount(lists, lo, hi);
-    const heavy =
-      count > HEAVY && hi > lo
-        ? lists.heavy.get(commonPrefix(lists.keys[lo] as string, lists.keys[hi - 1] as string))
-        : undefined;
-    if (heavy) {
-      this.ids = heavy;
-      this.complete = heavy.length < TOP;
-    } else {
-      this.ids = collect(lists, lo, hi);
-      this.complete = true;
-    }
-  }
-
-  /** The next id, or -1 when there is none. */
-  peek(): number {
-    if (this.pos < this.ids.length) {
-      return this.ids[this.pos] as number;
-    }
-    if (this.complete) {
-      return -1;
-    }
-    const last = this.ids[this.ids.length - 1] as number;
-    this.ids = collect(this.lists, this.lo, this.hi);
-    this.complete = true;
-    // First id past the last one given.
-    let lo = 0;
-    let hi = this.ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.ids[mid] as number) <= last) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    this.pos = lo;
-    return this.pos < this.ids.length ? (this.ids[this.pos] as number) : -1;
-  }
-
-  advance(): void {
-    this.pos++;
-  }
-}
-
-function commonPrefix(a: string, b: string): string {
+export function commonPrefix(a: string, b: string): string {
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) {
     i++;

@@ -6,8 +6,17 @@
 import type { Concept } from '../kb/format.ts';
 import type { Built } from './build.ts';
 import type { ConceptSearchOptions, ConceptSearchResult } from './concept-search.ts';
-import { fuzzyRanges } from './key-trie.ts';
-import { postingCount, prefixRange, RangeCursor, type PrefixLists } from './prefix-lists.ts';
+import {
+  CheckedCursor,
+  ListCursor,
+  RangeCursor,
+  type BatchFilter,
+  type Cursor,
+  type CursorFilter,
+} from './cursors.ts';
+import { EntryJoin } from './entry-join.ts';
+import { postingCount, prefixRange, sortDistinct, type PrefixLists } from './prefix-lists.ts';
+import { QueryMatches, type TokenMatches } from './match-sets.ts';
 import { SourceHeap, type Source } from './source-heap.ts';
 import { allowedEdits, editsWithin, normaliseText } from './text.ts';
 
@@ -40,9 +49,17 @@ const TIE_READS = 256;
  */
 const FEW_CANDIDATES = 1024;
 
+/** Candidates checked and passed over (they cannot score), at most, per one of the read budget. */
+const CHECKS_PER_READ = 16;
+
+interface Top {
+  concept: number;
+  score: number;
+}
+
 export function search(
   index: Built,
-  budget: number,
+  { budget, joinPostings }: { budget: number; joinPostings: number },
   rawQuery: string,
   options: ConceptSearchOptions,
 ): ConceptSearchResult[] {
@@ -93,6 +110,10 @@ export function search(
     return hit;
   };
 
+  // What each query token can meet (a trie walk once per query token, when first needed).
+  const matches = new QueryMatches(index, qTokens);
+  const prefixes = matches.prefixes;
+
   let used = new Uint8Array(16);
   const scoreEntry = (e: number): number => {
     const text = texts.keys[index.text[e] as number] as string;
@@ -141,181 +162,279 @@ export function search(
       : fuzzyScore(bonus, edits, prefixes);
   };
 
+  // The page so far, and the candidates read and checked.
+  const bestOf = new Map<number, { score: number; entry: number }>();
+  const top: Top[] = [];
+  const seen = new Set<number>();
+  let checks = 0;
+  const join = new EntryJoin(vocabulary, index.concept.length);
+  const checkBudget = CHECKS_PER_READ * budget;
+  const ofClasses = (e: number): boolean =>
+    !classes || classes.has((concepts[index.concept[e] as number] as Concept).class);
+  /** Whether entry e can score: of the classes asked for, with a name token for each query token. */
+  const admitted = (e: number): boolean => ofClasses(e) && matches.admits(e);
+  // A source ends where its bound (which falls as ids rise) can no longer enter a full page.
+  const wantedBy = (best: (length: number) => number) => (e: number) =>
+    top.length < limit ||
+    rounded(best(index.length[e] as number)) >= rounded((top[limit - 1] as Top).score);
+  // Candidates that cannot score are passed over inside the sources, up to the budget of checks
+  // (past it every id is given, and the search ends at the next read).
+  const filterOf = (
+    best: (length: number) => number,
+    check: (e: number) => boolean = admitted,
+  ): CursorFilter => ({
+    wanted: wantedBy(best),
+    keep: (e) => ++checks > checkBudget || (!seen.has(e) && check(e)),
+  });
+  // An entry of the tokens tier holds an exact or prefix match of every query token: the other
+  // tokens' entries are marked when the tier is first read (a token with too many is left to the
+  // check of the candidate's tokens). One that scores only with a typo is read in the typo tier.
+  let prefixJoin: EntryJoin | undefined;
+  const inPrefixJoin = (e: number): boolean => {
+    if (!prefixJoin) {
+      prefixJoin = new EntryJoin(vocabulary, index.concept.length);
+      for (let j = 0; j < qTokens.length; j++) {
+        const [lo, hi] = prefixes[j] as [number, number];
+        if (j !== rarestToken && postingCount(vocabulary, lo, hi) <= joinPostings) {
+          prefixJoin.add([[lo, hi]]);
+        }
+      }
+    }
+    return prefixJoin.holdsAll(e) && admitted(e);
+  };
+
   const heap = new SourceHeap();
   const range = (
     lists: PrefixLists,
     [lo, hi]: [number, number],
     best: (length: number) => number,
+    check: (e: number) => boolean,
   ): void => {
     if (lo < hi) {
-      heap.push({ bound: best(1), lists, lo, hi, best });
+      heap.push({
+        bound: best(1),
+        best,
+        open: () => new RangeCursor(lists, lo, hi, filterOf(best, check)),
+      });
     }
   };
-  const rangeCount = (q: string) => {
-    const [lo, hi] = prefixRange(vocabulary.keys, q);
+  const rangeCount = (j: number) => {
+    const [lo, hi] = prefixes[j] as [number, number];
     return postingCount(vocabulary, lo, hi);
   };
   /** The query token whose exact-or-prefix matches are fewest, among `among`. */
   const rarest = (among: number[]): number =>
-    among.reduce((a, b) =>
-      rangeCount(qTokens[b] as string) < rangeCount(qTokens[a] as string) ? b : a,
-    );
+    among.reduce((a, b) => (rangeCount(b) < rangeCount(a) ? b : a));
 
   // Exact and prefix-of-the-name matches: names that start with the query.
-  range(texts, prefixRange(texts.keys, query), (length) =>
-    length <= ql ? 1 : prefixScore(bonusOf(true, closeness(length))),
+  // (every one holds each query token: no check but the classes).
+  range(
+    texts,
+    prefixRange(texts.keys, query),
+    (length) => (length <= ql ? 1 : prefixScore(bonusOf(true, closeness(length)))),
+    ofClasses,
   );
   // All tokens exact or prefix: entries holding the rarest query token are the only candidates.
   const all = qTokens.map((_, j) => j);
-  const driver = qTokens[rarest(all)] as string;
-  range(vocabulary, prefixRange(vocabulary.keys, driver), (length) =>
-    tokensScore(bonusOf(true, closeness(length)), false),
+  const rarestToken = rarest(all);
+  range(
+    vocabulary,
+    prefixes[rarestToken] as [number, number],
+    (length) => tokensScore(bonusOf(true, closeness(length)), false),
+    qTokens.length > 1 ? inPrefixJoin : ofClasses,
   );
   // Typos: entries holding a match (exact, prefix or within the allowed edits) of one query
   // token, searched only when the better tiers leave room in the page.
+  // A name scored in this tier has at least one edit (with none it is in a tier above, read from
+  // the sources above), whichever range of the typo tier it was read from.
   const fuzzyBest = (edits: number) => (length: number) =>
-    fuzzyScore(bonusOf(true, closeness(length)), edits, 0);
+    fuzzyScore(bonusOf(true, closeness(length)), Math.max(1, edits), 0);
   if (qTokens.some((t) => allowedEdits(t.length) > 0)) {
     heap.push({
       bound: fuzzyBest(0)(1),
-      lo: 0,
-      hi: 0,
       best: fuzzyBest(0),
       expand: () => {
         // Every entry of the tier holds a match of each query token: read those of the token
         // whose matches (exact, prefix or within its edits) have the fewest postings.
-        let chosen: { ranges: [number, number, number][]; cost: number } | undefined;
+        let chosen: TokenMatches | undefined;
         const byPrefixCount = all
-          .map((j) => ({ j, count: rangeCount(qTokens[j] as string) }))
+          .map((j) => ({ j, count: rangeCount(j) }))
           .sort((x, y) => x.count - y.count);
         for (const { j, count } of byPrefixCount) {
-          if (chosen && (count >= chosen.cost || chosen.cost <= FEW_CANDIDATES)) {
+          if (chosen && (count >= chosen.postings || chosen.postings <= FEW_CANDIDATES)) {
             break;
           }
-          const q = qTokens[j] as string;
-          const ranges: [number, number, number][] = [[...prefixRange(vocabulary.keys, q), 0]];
-          let cost = count;
-          const max = allowedEdits(q.length);
-          const bar = chosen?.cost ?? Infinity;
-          if (max > 0) {
-            // A walk stops as soon as this token cannot beat the one chosen.
-            fuzzyRanges(index.trie, q, max, j === lastToken, (lo, hi, edits) => {
-              ranges.push([lo, hi, edits]);
-              cost += postingCount(vocabulary, lo, hi);
-              return cost < bar;
-            });
-          }
-          if (cost < bar) {
-            chosen = { ranges, cost };
+          const m = matches.of(j);
+          if (!chosen || m.postings < chosen.postings) {
+            chosen = m;
           }
         }
-        const sources: Source[] = [];
-        for (const [lo, hi, edits] of chosen?.ranges ?? []) {
-          if (lo < hi) {
+        const ranges = (chosen?.ranges ?? []).filter(([lo, hi]) => lo < hi);
+        if (qTokens.length === 1) {
+          // Every posting of the token's ranges is a candidate that scores: read them as they
+          // are, a range at a time (heavy ranges from their first ids kept ready).
+          return ranges.map(([lo, hi, edits]) => {
             const best = fuzzyBest(edits);
-            sources.push({ bound: best(1), lists: vocabulary, lo, hi, best });
+            return {
+              bound: best(1),
+              best,
+              open: () => new RangeCursor(vocabulary, lo, hi, filterOf(best, ofClasses)),
+            };
+          });
+        }
+        // With several query tokens most postings hold a match of the chosen token only. The
+        // entries of the other tokens are marked (a join), and a candidate is checked further
+        // only when it holds a posting of each.
+        for (const j of all) {
+          const m = matches.of(j);
+          if (m !== chosen && m.postings <= joinPostings) {
+            join.add(m.ranges);
           }
         }
-        return sources;
+        const keep = (e: number) => join.holdsAll(e) && !seen.has(e) && admitted(e);
+        const groups: number[][][] = [];
+        for (const range of ranges) {
+          (groups[range[2]] ??= []).push(range);
+        }
+        return [...groups.entries()].flatMap(([edits, group]): Source[] => {
+          if (!group) {
+            return [];
+          }
+          const best = fuzzyBest(edits);
+          if (
+            join.size === qTokens.length - 1 &&
+            (chosen as TokenMatches).postings <= joinPostings
+          ) {
+            // Every other token joined: all at once, a pass over the postings as they lie.
+            const kept: number[] = [];
+            for (const [lo, hi] of group) {
+              const to = vocabulary.offsets[hi as number] as number;
+              for (let p = vocabulary.offsets[lo as number] as number; p < to; p++) {
+                const e = vocabulary.ids[p] as number;
+                if (keep(e)) {
+                  kept.push(e);
+                }
+              }
+            }
+            const ready = sortDistinct(Int32Array.from(kept), kept.length);
+            return [{ bound: best(1), best, open: () => new ListCursor(ready) }];
+          }
+          // A batch at a time, smallest ids first, within the budget of checks.
+          const filter: BatchFilter = {
+            wanted: wantedBy(best),
+            room: () => checkBudget - checks,
+            admit: (ids) => {
+              checks += ids.length;
+              return ids.filter(keep);
+            },
+          };
+          return [
+            { bound: best(1), best, open: () => new CheckedCursor(vocabulary, group, filter) },
+          ];
+        });
       },
     });
   }
 
   // Candidates best first, until no unseen entry can enter the page.
-  const bestOf = new Map<number, { score: number; entry: number }>();
-  const top: { concept: number; score: number }[] = [];
-  const seen = new Set<number>();
-  let tieReads = 0;
-  let reads = 0;
-  while (heap.items.length > 0) {
-    const source = heap.items[0] as Source;
-    if (top.length >= limit) {
-      const bound = rounded(source.bound);
-      const kth = rounded((top[limit - 1] as { score: number }).score);
-      // Nothing unread can score higher; an equal score may still win on the name, read on a
-      // little (candidates come in the order of that tie-break, so the first ones read win).
-      if (bound < kth || (bound === kth && ++tieReads > TIE_READS)) {
+  try {
+    let tieReads = 0;
+    let reads = 0;
+    while (heap.items.length > 0) {
+      const source = heap.items[0] as Source;
+      if (top.length >= limit) {
+        const bound = rounded(source.bound);
+        const kth = rounded((top[limit - 1] as Top).score);
+        // Nothing unread can score higher; an equal score may still win on the name, read on a
+        // little (candidates come in the order of that tie-break, so the first ones read win).
+        if (bound < kth || (bound === kth && ++tieReads > TIE_READS)) {
+          break;
+        }
+      }
+      if (source.expand) {
+        heap.pop();
+        for (const more of source.expand()) {
+          heap.push(more);
+        }
+        continue;
+      }
+      if (!source.cursor) {
+        source.cursor = (source.open as () => Cursor)();
+        const head = source.cursor.peek();
+        if (head < 0) {
+          heap.pop();
+        } else {
+          source.bound = source.best(index.length[head] as number);
+          heap.settleTop();
+        }
+        continue;
+      }
+      const e = source.cursor.peek();
+      if ((++reads > budget && (top.length > 0 || reads > 8 * budget)) || checks > checkBudget) {
         break;
       }
-    }
-    if (source.expand) {
-      heap.pop();
-      for (const more of source.expand()) {
-        heap.push(more);
-      }
-      continue;
-    }
-    if (!source.cursor) {
-      source.cursor = new RangeCursor(source.lists as PrefixLists, source.lo, source.hi);
-      const head = source.cursor.peek();
-      if (head < 0) {
+      source.cursor.advance();
+      const next = source.cursor.peek();
+      if (next < 0) {
         heap.pop();
       } else {
-        source.bound = source.best(index.length[head] as number);
+        source.bound = source.best(index.length[next] as number);
         heap.settleTop();
       }
-      continue;
-    }
-    const e = source.cursor.peek();
-    if (++reads > budget && (top.length > 0 || reads > 8 * budget)) {
-      break;
-    }
-    source.cursor.advance();
-    const next = source.cursor.peek();
-    if (next < 0) {
-      heap.pop();
-    } else {
-      source.bound = source.best(index.length[next] as number);
-      heap.settleTop();
-    }
-    if (seen.has(e)) {
-      continue;
-    }
-    seen.add(e);
-    const c = index.concept[e] as number;
-    const concept = concepts[c] as Concept;
-    if (classes && !classes.has(concept.class)) {
-      continue;
-    }
-    const score = scoreEntry(e);
-    const current = bestOf.get(c);
-    if (score <= 0 || (current && score <= current.score)) {
-      continue;
-    }
-    bestOf.set(c, { score, entry: e });
-    // Keep `top` the page's best concepts so far, best first.
-    const at = top.findIndex((t) => t.concept === c);
-    if (at >= 0) {
-      (top[at] as { score: number }).score = score;
-    } else if (top.length < limit || score > (top[top.length - 1] as { score: number }).score) {
-      top.push({ concept: c, score });
-    } else {
-      continue;
-    }
-    top.sort((a, b) => b.score - a.score);
-    if (top.length > limit) {
-      top.pop();
-    }
-  }
-
-  return [...bestOf]
-    .map(([c, { score, entry }]): ConceptSearchResult => {
+      if (seen.has(e)) {
+        continue;
+      }
+      seen.add(e);
+      const c = index.concept[e] as number;
       const concept = concepts[c] as Concept;
-      const at = index.nameAt[entry] as number;
-      return {
-        conceptId: concept.id,
-        canonicalName: concept.canonicalName,
-        index: [...concept.aliases],
-        class: concept.class,
-        score: rounded(score),
-        matched: at === 0 ? concept.canonicalName : (concept.aliases[at - 1] as string),
-      };
-    })
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        a.canonicalName.length - b.canonicalName.length ||
-        a.canonicalName.localeCompare(b.canonicalName),
-    )
-    .slice(0, limit);
+      if (classes && !classes.has(concept.class)) {
+        continue;
+      }
+      const score = scoreEntry(e);
+      const current = bestOf.get(c);
+      if (score <= 0 || (current && score <= current.score)) {
+        continue;
+      }
+      bestOf.set(c, { score, entry: e });
+      // Keep `top` the page's best concepts so far, best first.
+      const at = top.findIndex((t) => t.concept === c);
+      if (at >= 0) {
+        (top[at] as Top).score = score;
+      } else if (top.length < limit || score > (top[top.length - 1] as Top).score) {
+        top.push({ concept: c, score });
+      } else {
+        continue;
+      }
+      top.sort((a, b) => b.score - a.score);
+      if (top.length > limit) {
+        top.pop();
+      }
+    }
+
+    return [...bestOf]
+      .map(([c, { score, entry }]): ConceptSearchResult => {
+        const concept = concepts[c] as Concept;
+        const at = index.nameAt[entry] as number;
+        return {
+          conceptId: concept.id,
+          canonicalName: concept.canonicalName,
+          index: [...concept.aliases],
+          class: concept.class,
+          score: rounded(score),
+          matched: at === 0 ? concept.canonicalName : (concept.aliases[at - 1] as string),
+        };
+      })
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          a.canonicalName.length - b.canonicalName.length ||
+          a.canonicalName.localeCompare(b.canonicalName),
+      )
+      .slice(0, limit);
+  } finally {
+    // The bit sets are shared by the next search.
+    matches.release();
+    join.release();
+    prefixJoin?.release();
+  }
 }

@@ -1,16 +1,14 @@
 /** Candidate sources of a search, ordered by the best score each may still give (issue 22). */
-import type { RangeCursor, PrefixLists } from './prefix-lists.ts';
+import type { Cursor } from './cursors.ts';
 
 /** One source of candidate entries, ascending by id, with the best score any of them can have. */
 export interface Source {
   /** Upper bound of the score of the next entry (refreshed on each move). */
   bound: number;
   /** Entries ascending; undefined until first read (then `bound` is the best the source allows). */
-  cursor?: RangeCursor;
-  /** A prefix or token range of `lists`. */
-  lists?: PrefixLists;
-  lo: number;
-  hi: number;
+  cursor?: Cursor;
+  /** Makes the cursor, when the source is first read. */
+  open?: () => Cursor;
   /** Score of an entry of `length` from this source, at best. */
   best: (length: number) => number;
   /** The typo-tolerant sources, made when first needed. */

@@ -1,0 +1,279 @@
+/**
+ * Cursors over candidate entry ids, ascending (issue 22): a prefix range of sorted keys (its heavy
+ * list first), the typo tier's ranges checked a batch at a time, and a list made ready. Ids come
+ * in the order of the entries' length, so a search's bound falls as a cursor moves.
+ */
+import {
+  collect,
+  commonPrefix,
+  HEAVY,
+  postingCount,
+  sortDistinct,
+  TOP,
+  type PrefixLists,
+} from './prefix-lists.ts';
+
+/** Ascending entry ids, one at a time. */
+export interface Cursor {
+  /** The next id, or -1 when there is none. */
+  peek(): number;
+  advance(): void;
+}
+
+/** A cursor over a list made ready (ascending, distinct). */
+export class ListCursor implements Cursor {
+  private pos = 0;
+  constructor(private readonly ids: Int32Array) {}
+  peek(): number {
+    return this.pos < this.ids.length ? (this.ids[this.pos] as number) : -1;
+  }
+  advance(): void {
+    this.pos++;
+  }
+}
+
+/** Which ids a cursor gives. */
+export interface CursorFilter {
+  /** False: pass over this id. */
+  keep(id: number): boolean;
+  /** False: no id from this one on is wanted, and the cursor ends (ids come ascending). */
+  wanted(id: number): boolean;
+}
+
+/**
+ * Ascending distinct ids under a prefix range: the heavy list first, then (rarely, when a search
+ * reads past it) the whole range. With a filter, the ids it refuses are passed over (the next id
+ * given is the next one kept, so a search's bound follows the candidates that can score) and the
+ * cursor ends where the filter wants no more, before it reads the whole range.
+ */
+export class RangeCursor implements Cursor {
+  private ids: Int32Array;
+  private pos = 0;
+  /** The position last found kept (-1: none). */
+  private kept = -1;
+  private complete: boolean;
+
+  constructor(
+    private readonly lists: PrefixLists,
+    private readonly lo: number,
+    private readonly hi: number,
+    private readonly filter?: CursorFilter,
+  ) {
+    const count = postingCount(lists, lo, hi);
+    const heavy =
+      count > HEAVY && hi > lo
+        ? lists.heavy.get(commonPrefix(lists.keys[lo] as string, lists.keys[hi - 1] as string))
+        : undefined;
+    if (heavy) {
+      this.ids = heavy;
+      this.complete = heavy.length < TOP;
+    } else {
+      this.ids = collect(lists, lo, hi);
+      this.complete = true;
+    }
+  }
+
+  /** The next (kept) id, or -1 when there is none. */
+  peek(): number {
+    for (;;) {
+      const id = this.head();
+      if (id < 0 || !this.filter || this.kept === this.pos) {
+        return id;
+      }
+      if (!this.filter.wanted(id)) {
+        this.end();
+        return -1;
+      }
+      if (this.filter.keep(id)) {
+        this.kept = this.pos;
+        return id;
+      }
+      this.pos++;
+    }
+  }
+
+  advance(): void {
+    this.pos++;
+  }
+
+  private end(): void {
+    this.pos = this.ids.length;
+    this.complete = true;
+  }
+
+  private head(): number {
+    if (this.pos < this.ids.length) {
+      return this.ids[this.pos] as number;
+    }
+    if (this.complete) {
+      return -1;
+    }
+    const last = this.ids[this.ids.length - 1] as number;
+    if (this.filter && !this.filter.wanted(last)) {
+      this.end(); // nothing after `last` is wanted either: the range is not read
+      return -1;
+    }
+    // The next ids past `last`, twice as many as the list before.
+    const batch = idsAfter(
+      this.lists,
+      [[this.lo, this.hi]],
+      last,
+      2 * Math.max(TOP, this.ids.length),
+    );
+    this.ids = batch.ids;
+    this.complete = batch.complete;
+    this.pos = 0;
+    this.kept = -1;
+    return this.head();
+  }
+}
+
+/** Scratch of `idsAfter`: one search runs at a time. */
+let after = new Int32Array(1024);
+
+/**
+ * The smallest distinct ids above `last` under the key ranges [lo, hi) of `ranges`, ascending,
+ * about `count` of them (every id up to the count-th smallest, so a next call goes on from the
+ * last), and whether none is left: one pass over the postings and a quickselect, not a sort of
+ * them all (a short prefix of a large vocabulary has tens of thousands).
+ */
+export function idsAfter(
+  lists: PrefixLists,
+  ranges: readonly (readonly number[])[],
+  last: number,
+  count: number,
+): { ids: Int32Array; complete: boolean } {
+  let total = 0;
+  for (const [lo, hi] of ranges) {
+    total += postingCount(lists, lo as number, hi as number);
+  }
+  if (after.length < total) {
+    after = new Int32Array(2 * total);
+  }
+  let n = 0;
+  for (const [lo, hi] of ranges) {
+    const to = lists.offsets[hi as number] as number;
+    for (let p = lists.offsets[lo as number] as number; p < to; p++) {
+      const id = lists.ids[p] as number;
+      if (id > last) {
+        after[n++] = id;
+      }
+    }
+  }
+  if (n <= count) {
+    return { ids: sortDistinct(after.slice(0, n), n), complete: true };
+  }
+  const bound = select(after, n, count - 1);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if ((after[i] as number) <= bound) {
+      after[m++] = after[i] as number;
+    }
+  }
+  return { ids: sortDistinct(after.slice(0, m), m), complete: false };
+}
+
+/** The k-th smallest of values[0 .. n) (values are reordered), by quickselect. */
+function select(values: Int32Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const a = values[lo] as number;
+    const b = values[(lo + hi) >> 1] as number;
+    const c = values[hi] as number;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) {
+        i++;
+      }
+      while ((values[j] as number) > pivot) {
+        j--;
+      }
+      if (i <= j) {
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) {
+      hi = j;
+    } else if (k >= i) {
+      lo = i;
+    } else {
+      return values[k] as number;
+    }
+  }
+  return values[k] as number;
+}
+
+/** Checks a batch of candidates at once. */
+export interface BatchFilter {
+  /** Candidates that may still be checked (the batch is cut to it; none left ends the cursor). */
+  room(): number;
+  /** The ids kept, ascending. */
+  admit(ids: Int32Array): Int32Array;
+  /** False: no id from this one on is wanted, and the cursor ends (ids come ascending). */
+  wanted(id: number): boolean;
+}
+
+/** The first batch of a `CheckedCursor`; each next one is four times the last. */
+const FIRST_BATCH = 256;
+
+/**
+ * Ascending distinct ids under several key ranges, checked a batch at a time: each batch is the
+ * smallest ids past the last one (a pass over the postings and a quickselect), and the filter
+ * keeps those that can score. Checking many at once lets the processor fetch their entries'
+ * tokens together (in a large index each is a cache miss); the cursor ends where the filter
+ * wants no more, or when its budget refuses a batch.
+ */
+export class CheckedCursor implements Cursor {
+  private ids: Int32Array = new Int32Array(0);
+  private pos = 0;
+  private last = -1;
+  private size = FIRST_BATCH;
+  private complete = false;
+
+  constructor(
+    private readonly lists: PrefixLists,
+    private readonly ranges: readonly (readonly number[])[],
+    private readonly filter: BatchFilter,
+  ) {}
+
+  peek(): number {
+    for (;;) {
+      if (this.pos < this.ids.length) {
+        const id = this.ids[this.pos] as number;
+        if (this.filter.wanted(id)) {
+          return id;
+        }
+        this.complete = true;
+        this.ids = new Int32Array(0);
+        return -1;
+      }
+      if (this.complete || (this.last >= 0 && !this.filter.wanted(this.last))) {
+        return -1;
+      }
+      const room = this.filter.room();
+      if (room <= 0) {
+        return -1;
+      }
+      const batch = idsAfter(this.lists, this.ranges, this.last, Math.min(this.size, room));
+      this.size *= 4;
+      this.complete = batch.complete;
+      if (batch.ids.length === 0) {
+        return -1;
+      }
+      this.last = batch.ids[batch.ids.length - 1] as number;
+      this.ids = this.filter.admit(batch.ids);
+      this.pos = 0;
+    }
+  }
+
+  advance(): void {
+    this.pos++;
+  }
+}
