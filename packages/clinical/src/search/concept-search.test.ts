@@ -9,7 +9,13 @@ import {
 } from './concept-search.ts';
 import { NAMES_PER_CONCEPT } from './build.ts';
 import { RangeCursor } from './cursors.ts';
-import { createPrefixLists, prefixRange } from './prefix-lists.ts';
+import {
+  createPrefixLists,
+  CROWDED,
+  postingCount,
+  prefixRange,
+  TOP_CROWDED,
+} from './prefix-lists.ts';
 
 const make = (id: string, canonicalName: string, cls: ConceptClass, aliases: string[] = []) =>
   Concept.parse({
@@ -154,6 +160,31 @@ describe('names sharing a long prefix', () => {
       }
       expect(got).toEqual(Array.from({ length: 300 }, (_, i) => i));
     }
+  });
+});
+
+describe('a crowded prefix', () => {
+  it(`keeps its first ${TOP_CROWDED} distinct ids ready, and gives every id once past them`, () => {
+    // 200 keys under 'a', each with 120 ids of 0..11,999: every id under 'a' twice (24,000
+    // postings, more than CROWDED), so the first ids must be counted distinct.
+    const keys = Array.from({ length: 200 }, (_, k) => `a${String(k).padStart(3, '0')}`);
+    const postings = keys.map((_, k) =>
+      Array.from({ length: 120 }, (_, i) => ((k % 100) * 120 + i) % 12_000).sort((x, y) => x - y),
+    );
+    const offsets = new Int32Array(keys.length + 1);
+    postings.forEach((l, k) => (offsets[k + 1] = (offsets[k] as number) + l.length));
+    const lists = createPrefixLists(keys, offsets, Int32Array.from(postings.flat()));
+    expect(postingCount(lists, 0, keys.length)).toBeGreaterThan(CROWDED);
+    expect([...(lists.heavy.get('a') ?? [])]).toEqual(
+      Array.from({ length: TOP_CROWDED }, (_, i) => i),
+    );
+    const [lo, hi] = prefixRange(keys, 'a');
+    const cursor = new RangeCursor(lists, lo, hi);
+    const got: number[] = [];
+    for (let id = cursor.peek(); id >= 0; cursor.advance(), id = cursor.peek()) {
+      got.push(id);
+    }
+    expect(got).toEqual(Array.from({ length: 12_000 }, (_, i) => i));
   });
 });
 

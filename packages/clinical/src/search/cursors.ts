@@ -7,9 +7,9 @@ import {
   collect,
   commonPrefix,
   HEAVY,
+  idsAfter,
   postingCount,
-  sortDistinct,
-  TOP,
+  topOf,
   type PrefixLists,
 } from './prefix-lists.ts';
 
@@ -66,7 +66,7 @@ export class RangeCursor implements Cursor {
         : undefined;
     if (heavy) {
       this.ids = heavy;
-      this.complete = heavy.length < TOP;
+      this.complete = heavy.length < topOf(count);
     } else {
       this.ids = collect(lists, lo, hi);
       this.complete = true;
@@ -114,100 +114,13 @@ export class RangeCursor implements Cursor {
       return -1;
     }
     // The next ids past `last`, twice as many as the list before.
-    const batch = idsAfter(
-      this.lists,
-      [[this.lo, this.hi]],
-      last,
-      2 * Math.max(TOP, this.ids.length),
-    );
+    const batch = idsAfter(this.lists, [[this.lo, this.hi]], last, 2 * this.ids.length);
     this.ids = batch.ids;
     this.complete = batch.complete;
     this.pos = 0;
     this.kept = -1;
     return this.head();
   }
-}
-
-/** Scratch of `idsAfter`: one search runs at a time. */
-let after = new Int32Array(1024);
-
-/**
- * The smallest distinct ids above `last` under the key ranges [lo, hi) of `ranges`, ascending,
- * about `count` of them (every id up to the count-th smallest, so a next call goes on from the
- * last), and whether none is left: one pass over the postings and a quickselect, not a sort of
- * them all (a short prefix of a large vocabulary has tens of thousands).
- */
-export function idsAfter(
-  lists: PrefixLists,
-  ranges: readonly (readonly number[])[],
-  last: number,
-  count: number,
-): { ids: Int32Array; complete: boolean } {
-  let total = 0;
-  for (const [lo, hi] of ranges) {
-    total += postingCount(lists, lo as number, hi as number);
-  }
-  if (after.length < total) {
-    after = new Int32Array(2 * total);
-  }
-  let n = 0;
-  for (const [lo, hi] of ranges) {
-    const to = lists.offsets[hi as number] as number;
-    for (let p = lists.offsets[lo as number] as number; p < to; p++) {
-      const id = lists.ids[p] as number;
-      if (id > last) {
-        after[n++] = id;
-      }
-    }
-  }
-  if (n <= count) {
-    return { ids: sortDistinct(after.slice(0, n), n), complete: true };
-  }
-  const bound = select(after, n, count - 1);
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if ((after[i] as number) <= bound) {
-      after[m++] = after[i] as number;
-    }
-  }
-  return { ids: sortDistinct(after.slice(0, m), m), complete: false };
-}
-
-/** The k-th smallest of values[0 .. n) (values are reordered), by quickselect. */
-function select(values: Int32Array, n: number, k: number): number {
-  let lo = 0;
-  let hi = n - 1;
-  while (hi > lo) {
-    const a = values[lo] as number;
-    const b = values[(lo + hi) >> 1] as number;
-    const c = values[hi] as number;
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while ((values[i] as number) < pivot) {
-        i++;
-      }
-      while ((values[j] as number) > pivot) {
-        j--;
-      }
-      if (i <= j) {
-        const t = values[i] as number;
-        values[i] = values[j] as number;
-        values[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) {
-      hi = j;
-    } else if (k >= i) {
-      lo = i;
-    } else {
-      return values[k] as number;
-    }
-  }
-  return values[k] as number;
 }
 
 /** Checks a batch of candidates at once. */

@@ -4,22 +4,27 @@
  *
  * The sorted array is already an implicit trie, but walking it means finding every child by binary
  * search over strings scattered in memory. Here the nodes are numbered breadth first, so a node's
- * children are adjacent: the walk reads their characters together, and touches a child's own
- * record (its keys, its children) only when the child is within reach. At a million concepts the
- * trie is far larger than the processor's caches, and a walk that followed sibling links paid a
- * cache miss for every child it looked at. About 18 bytes per node; nodes are the distinct
- * prefixes.
+ * children are adjacent: the walk reads their characters and child lists together, and reads the
+ * rest of a child (its keys) only when the child is within reach. At a million concepts the trie
+ * is far larger than the processor's caches, and a walk that followed sibling links to records of
+ * 16 bytes paid a cache miss for nearly every child it looked at. 15 bytes per node; nodes are the
+ * distinct prefixes.
  */
 
 export interface KeyTrie {
   /**
-   * Per node n, at 4n: the first of its keys, one past its last (keys[lo .. hi) start with the
-   * node's prefix), its first child, and 1 when a key ends at it. Node 0 is the root (the empty
-   * prefix); node n's children are first(n) .. first(n + 1) (a last record closes the list).
+   * Node n's children are first[n] .. first[n + 1] (one more entry closes the list); node 0 is
+   * the root (the empty prefix). With `char`, all a walk reads of a child it does not enter, and
+   * adjacent for siblings.
    */
-  readonly nodes: Int32Array;
+  readonly first: Int32Array;
   /** Per node, its last character (UTF-16 code unit). */
   readonly char: Uint16Array;
+  /** Per node, its keys: keys[lo[n] .. hi[n]) start with its prefix (read when one is reached). */
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+  /** 1 when a key ends at the node. */
+  readonly ends: Uint8Array;
 }
 
 /** Keys read between yields while a trie is built. */
@@ -45,9 +50,12 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       yield;
     }
   }
-  const nodes = new Int32Array(4 * (count + 1));
-  const char = new Uint16Array(count + 1);
-  nodes[1] = keys.length;
+  const first = new Int32Array(count + 1);
+  const char = new Uint16Array(count);
+  const lo = new Int32Array(count);
+  const hi = new Int32Array(count);
+  const ends = new Uint8Array(count);
+  hi[0] = keys.length;
   // Breadth first: a node's children are the runs of equal characters at its depth among its
   // keys, a key as long as the depth (the first, sorted) ending at the node.
   let next = 1;
@@ -59,21 +67,21 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       depth++;
       levelEnd = next;
     }
-    const hi = nodes[4 * n + 1] as number;
-    let k = nodes[4 * n] as number;
-    nodes[4 * n + 2] = next;
-    if (k < hi && (keys[k] as string).length === depth) {
-      nodes[4 * n + 3] = 1;
+    const last = hi[n] as number;
+    let k = lo[n] as number;
+    first[n] = next;
+    if (k < last && (keys[k] as string).length === depth) {
+      ends[n] = 1;
       k++;
     }
-    while (k < hi) {
+    while (k < last) {
       const c = (keys[k] as string).charCodeAt(depth);
       let end = k + 1;
-      while (end < hi && (keys[end] as string).charCodeAt(depth) === c) {
+      while (end < last && (keys[end] as string).charCodeAt(depth) === c) {
         end++;
       }
-      nodes[4 * next] = k;
-      nodes[4 * next + 1] = end;
+      lo[next] = k;
+      hi[next] = end;
       char[next] = c;
       next++;
       work += end - k;
@@ -84,8 +92,8 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       yield;
     }
   }
-  nodes[4 * count + 2] = next;
-  return { nodes, char };
+  first[count] = next;
+  return { first, char, lo, hi, ends };
 }
 
 /** Builds the trie at once. */
@@ -117,7 +125,7 @@ export function fuzzyRanges(
   found: (lo: number, hi: number, edits: number) => boolean,
 ): void {
   const n = q.length;
-  const { nodes, char } = trie;
+  const { first: firstChild, char, lo, hi, ends } = trie;
   const over = max + 1;
   // Row d covers cells [bandLo(d), bandHi(d)], with room for a sentinel on either side.
   const rows = Array.from({ length: n + max + 3 }, () => new Int32Array(n + 2));
@@ -133,13 +141,12 @@ export function fuzzyRanges(
   // Visits a node whose row (rows[depth]) is within reach somewhere.
   const visit = (node: number, depth: number): void => {
     const row = rows[depth] as Int32Array;
-    const record = 4 * node;
     if (depth > 0) {
       const last = depth + max >= n && depth - max <= n ? (row[n] as number) : over;
       if (last <= max) {
-        const nodeLo = nodes[record] as number;
-        const nodeHi = nodes[record + 1] as number;
-        const own = nodes[record + 3] === 1;
+        const nodeLo = lo[node] as number;
+        const nodeHi = hi[node] as number;
+        const own = ends[node] === 1;
         if (own) {
           going = found(nodeLo, nodeLo + 1, last);
         }
@@ -157,8 +164,8 @@ export function fuzzyRanges(
     const next = rows[d] as Int32Array;
     const prevPrev = depth > 0 ? (rows[depth - 1] as Int32Array) : undefined;
     const prevChar = depth > 0 ? (char[node] as number) : -1;
-    const end = nodes[record + 6] as number;
-    for (let c = nodes[record + 2] as number; c < end && going; c++) {
+    const end = firstChild[node + 1] as number;
+    for (let c = firstChild[node] as number; c < end && going; c++) {
       const ch = char[c] as number;
       let j = nextFrom;
       let rowMin = over;
@@ -195,13 +202,13 @@ export function fuzzyRanges(
       if (nextTo < n) {
         next[nextTo + 1] = over;
       }
-      // A child out of reach is never visited: its record is not read.
+      // A child out of reach is never visited: nothing more of it is read.
       if (rowMin <= max) {
         visit(c, d);
       }
     }
   };
-  if ((nodes[1] as number) > 0) {
+  if ((hi[0] as number) > 0) {
     visit(0, 0);
   }
 }

@@ -14,6 +14,16 @@
 export const HEAVY = 256;
 /** How many ids a heavy prefix keeps ready. */
 export const TOP = 64;
+/**
+ * A prefix with more postings than this keeps `TOP_CROWDED` ids ready: enough for a page and the
+ * ties a search reads past it (a short prefix of a large vocabulary, read past 64 ids, meant a
+ * pass over tens of thousands of postings). Few prefixes are this crowded.
+ */
+export const CROWDED = 16_384;
+export const TOP_CROWDED = 512;
+
+/** The ids kept ready for a prefix of `count` postings. */
+export const topOf = (count: number): number => (count > CROWDED ? TOP_CROWDED : TOP);
 
 export interface PrefixLists {
   /** Sorted (UTF-16 code unit order), distinct. */
@@ -21,7 +31,7 @@ export interface PrefixLists {
   /** Postings of key k: ids[offsets[k] .. offsets[k + 1]), ascending and distinct. */
   readonly offsets: Int32Array;
   readonly ids: Int32Array;
-  /** The first `TOP` distinct ids under each prefix holding more than `HEAVY` postings. */
+  /** The first `topOf(count)` distinct ids under each prefix holding more than `HEAVY` postings. */
   readonly heavy: Map<string, Int32Array>;
 }
 
@@ -200,6 +210,15 @@ export function* buildPrefixLists(
       yield;
     }
   }
+  // The crowded prefixes, each by one pass over its postings (their children's lists are cut at
+  // `TOP`, too short to merge).
+  for (const [prefix, list] of lists.heavy) {
+    const [lo, hi] = prefixRange(keys, prefix);
+    if (list.length === TOP && postingCount(lists, lo, hi) > CROWDED) {
+      lists.heavy.set(prefix, firstDistinct(lists, lo, hi, TOP_CROWDED));
+      yield;
+    }
+  }
   return lists;
 }
 
@@ -223,4 +242,97 @@ export function commonPrefix(a: string, b: string): string {
     i++;
   }
   return a.slice(0, i);
+}
+
+/** Scratch of `idsAfter`: one search runs at a time. */
+let after = new Int32Array(1024);
+
+/**
+ * The smallest distinct ids above `last` under the key ranges [lo, hi) of `ranges`, ascending,
+ * about `count` of them (every id up to the count-th smallest, so a next call goes on from the
+ * last), and whether none is left: one pass over the postings and a quickselect, not a sort of
+ * them all (a short prefix of a large vocabulary has tens of thousands).
+ */
+export function idsAfter(
+  lists: PrefixLists,
+  ranges: readonly (readonly number[])[],
+  last: number,
+  count: number,
+): { ids: Int32Array; complete: boolean } {
+  let total = 0;
+  for (const [lo, hi] of ranges) {
+    total += postingCount(lists, lo as number, hi as number);
+  }
+  if (after.length < total) {
+    after = new Int32Array(2 * total);
+  }
+  let n = 0;
+  for (const [lo, hi] of ranges) {
+    const to = lists.offsets[hi as number] as number;
+    for (let p = lists.offsets[lo as number] as number; p < to; p++) {
+      const id = lists.ids[p] as number;
+      if (id > last) {
+        after[n++] = id;
+      }
+    }
+  }
+  if (n <= count) {
+    return { ids: sortDistinct(after.slice(0, n), n), complete: true };
+  }
+  const bound = select(after, n, count - 1);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if ((after[i] as number) <= bound) {
+      after[m++] = after[i] as number;
+    }
+  }
+  return { ids: sortDistinct(after.slice(0, m), m), complete: false };
+}
+
+/** The first `cap` distinct ids under keys [lo, hi) (all of them when fewer). */
+function firstDistinct(lists: PrefixLists, lo: number, hi: number, cap: number): Int32Array {
+  for (let want = cap; ; want *= 2) {
+    // Ids repeat when an entry holds two keys of the range: ask again for more.
+    const { ids, complete } = idsAfter(lists, [[lo, hi]], -1, want);
+    if (complete || ids.length >= cap) {
+      return ids.length > cap ? ids.slice(0, cap) : ids;
+    }
+  }
+}
+
+/** The k-th smallest of values[0 .. n) (values are reordered), by quickselect. */
+function select(values: Int32Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const a = values[lo] as number;
+    const b = values[(lo + hi) >> 1] as number;
+    const c = values[hi] as number;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) {
+        i++;
+      }
+      while ((values[j] as number) > pivot) {
+        j--;
+      }
+      if (i <= j) {
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) {
+      hi = j;
+    } else if (k >= i) {
+      lo = i;
+    } else {
+      return values[k] as number;
+    }
+  }
+  return values[k] as number;
 }
