@@ -34,11 +34,17 @@ export class ListCursor implements Cursor {
 
 /** Which ids a cursor gives. */
 export interface CursorFilter {
-  /** False: pass over this id. */
-  keep(id: number): boolean;
+  /** Verdicts for ids[from .. to) into out[0 ..): 0 passes over the id. */
+  check(ids: Int32Array, from: number, to: number, out: Uint8Array): void;
   /** False: no id from this one on is wanted, and the cursor ends (ids come ascending). */
   wanted(id: number): boolean;
 }
+
+/** Ids a `RangeCursor` takes at least when it reads past its heavy list. */
+const REFILL = 1024;
+
+/** Ids a `RangeCursor` checks at once, at most. */
+const WINDOW = 32;
 
 /**
  * Ascending distinct ids under a prefix range: the heavy list first, then (rarely, when a search
@@ -49,8 +55,10 @@ export interface CursorFilter {
 export class RangeCursor implements Cursor {
   private ids: Int32Array;
   private pos = 0;
-  /** The position last found kept (-1: none). */
-  private kept = -1;
+  /** Verdicts of ids[checked .. checked + checkedCount). */
+  private verdicts = new Uint8Array(WINDOW);
+  private checked = 0;
+  private checkedCount = 0;
   private complete: boolean;
 
   constructor(
@@ -75,21 +83,36 @@ export class RangeCursor implements Cursor {
 
   /** The next (kept) id, or -1 when there is none. */
   peek(): number {
+    const filter = this.filter;
     for (;;) {
       const id = this.head();
-      if (id < 0 || !this.filter || this.kept === this.pos) {
+      if (id < 0 || !filter) {
         return id;
       }
-      if (!this.filter.wanted(id)) {
+      if (!filter.wanted(id)) {
         this.end();
         return -1;
       }
-      if (this.filter.keep(id)) {
-        this.kept = this.pos;
+      const at = this.pos - this.checked;
+      if (at < 0 || at >= this.checkedCount) {
+        this.check(filter);
+      }
+      if (this.verdicts[this.pos - this.checked] === 1) {
         return id;
       }
       this.pos++;
     }
+  }
+
+  /** Checks the ids from `pos` on: up to `WINDOW` of them, as far as they are wanted. */
+  private check(filter: CursorFilter): void {
+    let count = Math.min(WINDOW, this.ids.length - this.pos);
+    while (count > 1 && !filter.wanted(this.ids[this.pos + count - 1] as number)) {
+      count >>= 1;
+    }
+    filter.check(this.ids, this.pos, this.pos + count, this.verdicts);
+    this.checked = this.pos;
+    this.checkedCount = count;
   }
 
   advance(): void {
@@ -113,12 +136,18 @@ export class RangeCursor implements Cursor {
       this.end(); // nothing after `last` is wanted either: the range is not read
       return -1;
     }
-    // The next ids past `last`, twice as many as the list before.
-    const batch = idsAfter(this.lists, [[this.lo, this.hi]], last, 2 * this.ids.length);
+    // The next ids past `last`, four times as many as the list before and at least `REFILL`
+    // (each refill is a pass over the range's postings).
+    const batch = idsAfter(
+      this.lists,
+      [[this.lo, this.hi]],
+      last,
+      Math.max(REFILL, 4 * this.ids.length),
+    );
     this.ids = batch.ids;
     this.complete = batch.complete;
     this.pos = 0;
-    this.kept = -1;
+    this.checkedCount = 0;
     return this.head();
   }
 }

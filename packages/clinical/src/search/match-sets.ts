@@ -69,6 +69,10 @@ export class QueryMatches {
   /** Ranges set, as query token, lo, hi. */
   private readonly marked: number[] = [];
   private readonly masks = new Int32Array(SET_TOKENS);
+  private starts = new Int32Array(64);
+  private counts = new Int32Array(64);
+  /** Read by nobody: keeps the fetch of `admitsAll` from being optimised away. */
+  touched = 0;
 
   constructor(
     private readonly index: Pick<Built, 'vocabulary' | 'trie' | 'tokenOffsets' | 'tokenIds'>,
@@ -112,13 +116,50 @@ export class QueryMatches {
   }
 
   admits(e: number): boolean {
-    const q = this.tokens.length;
-    if (q <= 1) {
+    if (this.tokens.length <= 1) {
       return true; // every source of a one-token query reads only entries holding a match
     }
     const { tokenOffsets } = this.index;
     const from = tokenOffsets[e] as number;
-    const k = Math.min((tokenOffsets[e + 1] as number) - from, MASK_TOKENS);
+    return this.admitsAt(from, (tokenOffsets[e + 1] as number) - from);
+  }
+
+  /**
+   * `admits` of ids[from .. to) into out[0 ..), the entries' token lists fetched for all of them
+   * before any is checked: in a large index each fetch is a cache miss, and the processor waits
+   * for many at once instead of one after the other.
+   */
+  admitsAll(ids: Int32Array, from: number, to: number, out: Uint8Array): void {
+    const n = to - from;
+    if (this.tokens.length <= 1) {
+      out.fill(1, 0, n);
+      return;
+    }
+    if (this.starts.length < n) {
+      this.starts = new Int32Array(2 * n);
+      this.counts = new Int32Array(2 * n);
+    }
+    const { tokenOffsets, tokenIds } = this.index;
+    const { starts, counts } = this;
+    for (let i = 0; i < n; i++) {
+      const e = ids[from + i] as number;
+      starts[i] = tokenOffsets[e] as number;
+      counts[i] = (tokenOffsets[e + 1] as number) - (starts[i] as number);
+    }
+    let touched = 0;
+    for (let i = 0; i < n; i++) {
+      touched ^= tokenIds[starts[i] as number] as number;
+    }
+    this.touched = touched;
+    for (let i = 0; i < n; i++) {
+      out[i] = this.admitsAt(starts[i] as number, counts[i] as number) ? 1 : 0;
+    }
+  }
+
+  /** `admits` of the entry whose tokens are tokenIds[from .. from + count). */
+  private admitsAt(from: number, count: number): boolean {
+    const q = this.tokens.length;
+    const k = Math.min(count, MASK_TOKENS);
     if (k < q) {
       return k === MASK_TOKENS; // with fewer name tokens than query tokens, one has none
     }

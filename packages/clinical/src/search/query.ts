@@ -49,6 +49,9 @@ const TIE_READS = 256;
  */
 const FEW_CANDIDATES = 1024;
 
+/** Candidates of the typo tier few enough to score without walking the trie for other tokens. */
+const FEW_SCORED = 128;
+
 /** Candidates checked and passed over (they cannot score), at most, per one of the read budget. */
 const CHECKS_PER_READ = 16;
 
@@ -177,20 +180,45 @@ export function search(
   const wantedBy = (best: (length: number) => number) => (e: number) =>
     top.length < limit ||
     rounded(best(index.length[e] as number)) >= rounded((top[limit - 1] as Top).score);
-  // Candidates that cannot score are passed over inside the sources, up to the budget of checks
-  // (past it every id is given, and the search ends at the next read).
+  // Candidates that cannot score are passed over inside the sources, a window at a time, up to the
+  // budget of checks (past it every id is given, and the search ends at the next read).
   const filterOf = (
     best: (length: number) => number,
-    check: (e: number) => boolean = admitted,
+    check: (ids: Int32Array, from: number, to: number, out: Uint8Array) => void,
   ): CursorFilter => ({
     wanted: wantedBy(best),
-    keep: (e) => ++checks > checkBudget || (!seen.has(e) && check(e)),
+    check: (ids, from, to, out) => {
+      checks += to - from;
+      if (checks > checkBudget) {
+        out.fill(1, 0, to - from);
+      } else {
+        check(ids, from, to, out);
+      }
+    },
   });
+  const classesOf = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
+    for (let i = from; i < to; i++) {
+      out[i - from] = ofClasses(ids[i] as number) ? 1 : 0;
+    }
+  };
+  const admittedOf = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
+    matches.admitsAll(ids, from, to, out);
+    if (classes) {
+      for (let i = from; i < to; i++) {
+        if (!ofClasses(ids[i] as number)) {
+          out[i - from] = 0;
+        }
+      }
+    }
+  };
   // An entry of the tokens tier holds an exact or prefix match of every query token: the other
   // tokens' entries are marked when the tier is first read (a token with too many is left to the
   // check of the candidate's tokens). One that scores only with a typo is read in the typo tier.
   let prefixJoin: EntryJoin | undefined;
-  const inPrefixJoin = (e: number): boolean => {
+  // Positions of a window that pass the join (a window is at most 32), and their verdicts.
+  const joined = new Int32Array(64);
+  const joinedVerdicts = new Uint8Array(64);
+  const inPrefixJoin = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
     if (!prefixJoin) {
       prefixJoin = new EntryJoin(vocabulary, index.concept.length);
       for (let j = 0; j < qTokens.length; j++) {
@@ -200,7 +228,20 @@ export function search(
         }
       }
     }
-    return prefixJoin.holdsAll(e) && admitted(e);
+    // The entries the join lets through, then their own tokens (all of them at once).
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const e = ids[i] as number;
+      out[i - from] = 0;
+      if (prefixJoin.holdsAll(e)) {
+        joined[n++] = i;
+      }
+    }
+    const entries = joined.subarray(0, n).map((i) => ids[i] as number);
+    admittedOf(entries, 0, n, joinedVerdicts);
+    for (let i = 0; i < n; i++) {
+      out[(joined[i] as number) - from] = joinedVerdicts[i] as number;
+    }
   };
 
   const heap = new SourceHeap();
@@ -208,7 +249,7 @@ export function search(
     lists: PrefixLists,
     [lo, hi]: [number, number],
     best: (length: number) => number,
-    check: (e: number) => boolean,
+    check: (ids: Int32Array, from: number, to: number, out: Uint8Array) => void,
   ): void => {
     if (lo < hi) {
       heap.push({
@@ -232,16 +273,22 @@ export function search(
     texts,
     prefixRange(texts.keys, query),
     (length) => (length <= ql ? 1 : prefixScore(bonusOf(true, closeness(length)))),
-    ofClasses,
+    classesOf,
   );
   // All tokens exact or prefix: entries holding the rarest query token are the only candidates.
   const all = qTokens.map((_, j) => j);
   const rarestToken = rarest(all);
+  // A query token that is no word of the vocabulary meets a name only as a prefix (or a typo):
+  // every name of the tier then has the prefix penalty.
+  const someOnlyPrefix = qTokens.some((q, j) => {
+    const [lo, hi] = prefixes[j] as [number, number];
+    return lo === hi || vocabulary.keys[lo] !== q;
+  });
   range(
     vocabulary,
     prefixes[rarestToken] as [number, number],
-    (length) => tokensScore(bonusOf(true, closeness(length)), false),
-    qTokens.length > 1 ? inPrefixJoin : ofClasses,
+    (length) => tokensScore(bonusOf(true, closeness(length)), someOnlyPrefix),
+    qTokens.length > 1 ? inPrefixJoin : classesOf,
   );
   // Typos: entries holding a match (exact, prefix or within the allowed edits) of one query
   // token, searched only when the better tiers leave room in the page.
@@ -278,20 +325,24 @@ export function search(
             return {
               bound: best(1),
               best,
-              open: () => new RangeCursor(vocabulary, lo, hi, filterOf(best, ofClasses)),
+              open: () => new RangeCursor(vocabulary, lo, hi, filterOf(best, classesOf)),
             };
           });
         }
         // With several query tokens most postings hold a match of the chosen token only. The
         // entries of the other tokens are marked (a join), and a candidate is checked further
-        // only when it holds a posting of each.
-        for (const j of all) {
+        // only when it holds a posting of each; when the candidates are few, scoring them costs
+        // less than walking the trie for the other tokens.
+        const few = (chosen as TokenMatches).postings <= FEW_SCORED;
+        for (const j of few ? [] : all) {
           const m = matches.of(j);
           if (m !== chosen && m.postings <= joinPostings) {
             join.add(m.ranges);
           }
         }
-        const keep = (e: number) => join.holdsAll(e) && !seen.has(e) && admitted(e);
+        const keep = few
+          ? (e: number) => !seen.has(e) && ofClasses(e)
+          : (e: number) => join.holdsAll(e) && !seen.has(e) && admitted(e);
         const groups: number[][][] = [];
         for (const range of ranges) {
           (groups[range[2]] ??= []).push(range);
@@ -302,7 +353,7 @@ export function search(
           }
           const best = fuzzyBest(edits);
           if (
-            join.size === qTokens.length - 1 &&
+            (few || join.size === qTokens.length - 1) &&
             (chosen as TokenMatches).postings <= joinPostings
           ) {
             // Every other token joined: all at once, a pass over the postings as they lie.
