@@ -11,7 +11,7 @@ import {
   normaliseText,
 } from './concept-search.ts';
 import { CheckedCursor, RangeCursor } from './cursors.ts';
-import { fuzzyRanges, keyTrieOf } from './key-trie.ts';
+import { fuzzyRanges, keyTrieOf, trieRange } from './key-trie.ts';
 import { createPrefixLists, HEAVY, prefixRange, TOP } from './prefix-lists.ts';
 
 const concept = (i: number, names: string[], cls: ConceptClass): Concept =>
@@ -353,6 +353,23 @@ describe('the typo walk and the checked cursor', () => {
         },
       ),
       { seed: 31, numRuns: 300 },
+    );
+  });
+
+  it('finds a prefix range by the trie as a binary search over the keys does', () => {
+    fc.assert(
+      fc.property(
+        keySet,
+        fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { maxLength: 8 }).map((l) => l.join('')),
+        (keys, prefix) => {
+          expect(trieRange(keyTrieOf(keys), prefix)).toEqual(
+            prefixRange(keys, prefix)[0] === prefixRange(keys, prefix)[1]
+              ? [0, 0]
+              : prefixRange(keys, prefix),
+          );
+        },
+      ),
+      { seed: 37, numRuns: 300 },
     );
   });
 

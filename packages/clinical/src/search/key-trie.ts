@@ -18,8 +18,13 @@ export interface KeyTrie {
    * adjacent for siblings.
    */
   readonly first: Int32Array;
-  /** Per node, its last character (UTF-16 code unit). */
-  readonly char: Uint16Array;
+  /**
+   * Per node, its last character as a symbol of `alphabet` (1 byte a node while the vocabulary
+   * has fewer than 256 distinct characters, 2 beyond: the walk reads these for every child).
+   */
+  readonly char: Uint8Array | Uint16Array;
+  /** A character's symbol (UTF-16 code unit → 1 ..); a character not in it meets no node. */
+  readonly alphabet: Map<number, number>;
   /** Per node, its keys: keys[lo[n] .. hi[n]) start with its prefix (read when one is reached). */
   readonly lo: Int32Array;
   readonly hi: Int32Array;
@@ -50,8 +55,20 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       yield;
     }
   }
+  // The alphabet: every character of the keys, numbered from 1 in code order.
+  const codes = new Set<number>();
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    for (let i = 0; i < key.length; i++) {
+      codes.add(key.charCodeAt(i));
+    }
+    if (k % STEP === STEP - 1) {
+      yield;
+    }
+  }
+  const alphabet = new Map([...codes].sort((a, b) => a - b).map((code, i) => [code, i + 1]));
   const first = new Int32Array(count + 1);
-  const char = new Uint16Array(count);
+  const char = alphabet.size < 256 ? new Uint8Array(count) : new Uint16Array(count);
   const lo = new Int32Array(count);
   const hi = new Int32Array(count);
   const ends = new Uint8Array(count);
@@ -82,7 +99,7 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       }
       lo[next] = k;
       hi[next] = end;
-      char[next] = c;
+      char[next] = alphabet.get(c) as number;
       next++;
       work += end - k;
       k = end;
@@ -93,7 +110,7 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
     }
   }
   first[count] = next;
-  return { first, char, lo, hi, ends };
+  return { first, char, lo, hi, ends, alphabet };
 }
 
 /** Builds the trie at once. */
@@ -104,6 +121,30 @@ export function keyTrieOf(keys: readonly string[]): KeyTrie {
     step = steps.next();
   }
   return step.value;
+}
+
+/**
+ * The range of keys starting with `prefix`, by a walk down the trie (a few adjacent characters per
+ * level, where a binary search over the keys compares strings scattered in memory).
+ */
+export function trieRange(trie: KeyTrie, prefix: string): [number, number] {
+  const { first, char, lo, hi, alphabet } = trie;
+  let node = 0;
+  for (let d = 0; d < prefix.length; d++) {
+    const c = alphabet.get(prefix.charCodeAt(d)) ?? 0;
+    let next = -1;
+    for (let child = first[node] as number; child < (first[node + 1] as number); child++) {
+      if (char[child] === c) {
+        next = child;
+        break;
+      }
+    }
+    if (next < 0) {
+      return [0, 0];
+    }
+    node = next;
+  }
+  return [lo[node] as number, hi[node] as number];
 }
 
 /**
@@ -136,7 +177,7 @@ export function fuzzyRanges(
   if (max + 1 <= n) {
     first[max + 1] = over;
   }
-  const codes = Int32Array.from({ length: n }, (_, j) => q.charCodeAt(j));
+  const codes = Int32Array.from({ length: n }, (_, j) => trie.alphabet.get(q.charCodeAt(j)) ?? 0);
   let going = true;
   // Visits a node whose row (rows[depth]) is within reach somewhere.
   const visit = (node: number, depth: number): void => {

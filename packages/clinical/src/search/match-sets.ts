@@ -7,8 +7,8 @@
  * look-up costs far less than an edit distance.
  */
 import type { Built } from './build.ts';
-import { fuzzyRanges, type KeyTrie } from './key-trie.ts';
-import { postingCount, prefixRange, type PrefixLists } from './prefix-lists.ts';
+import { fuzzyRanges, trieRange, type KeyTrie } from './key-trie.ts';
+import { postingCount, type PrefixLists } from './prefix-lists.ts';
 import { allowedEdits } from './text.ts';
 
 export class TokenMatches {
@@ -17,8 +17,13 @@ export class TokenMatches {
   /** Postings under all the ranges (an entry holding two of them counts twice). */
   readonly postings: number;
 
-  constructor(vocabulary: PrefixLists, trie: KeyTrie, q: string, typing: boolean) {
-    const [lo, hi] = prefixRange(vocabulary.keys, q);
+  constructor(
+    vocabulary: PrefixLists,
+    trie: KeyTrie,
+    q: string,
+    typing: boolean,
+    [lo, hi]: readonly [number, number],
+  ) {
     this.ranges = [[lo, hi, 0]];
     let postings = postingCount(vocabulary, lo, hi);
     const max = allowedEdits(q.length);
@@ -79,7 +84,7 @@ export class QueryMatches {
     private readonly tokens: readonly string[],
   ) {
     const { vocabulary } = index;
-    this.prefixes = tokens.map((q) => prefixRange(vocabulary.keys, q));
+    this.prefixes = tokens.map((q) => trieRange(index.trie, q));
     this.walked = tokens.map(() => undefined);
     if (tokens.length > 1) {
       let sets = scratch.get(vocabulary);
@@ -104,6 +109,7 @@ export class QueryMatches {
         this.index.trie,
         this.tokens[j] as string,
         j === this.tokens.length - 1,
+        this.prefixes[j] as [number, number],
       );
       this.walked[j] = walked;
       if (j < this.bits.length) {
@@ -121,7 +127,7 @@ export class QueryMatches {
     }
     const { tokenOffsets } = this.index;
     const from = tokenOffsets[e] as number;
-    return this.admitsAt(from, (tokenOffsets[e + 1] as number) - from);
+    return this.admitsAt(from, (tokenOffsets[e + 1] as number) - from, true);
   }
 
   /**
@@ -129,7 +135,7 @@ export class QueryMatches {
    * before any is checked: in a large index each fetch is a cache miss, and the processor waits
    * for many at once instead of one after the other.
    */
-  admitsAll(ids: Int32Array, from: number, to: number, out: Uint8Array): void {
+  admitsAll(ids: Int32Array, from: number, to: number, out: Uint8Array, walk: boolean): void {
     const n = to - from;
     if (this.tokens.length <= 1) {
       out.fill(1, 0, n);
@@ -152,12 +158,16 @@ export class QueryMatches {
     }
     this.touched = touched;
     for (let i = 0; i < n; i++) {
-      out[i] = this.admitsAt(starts[i] as number, counts[i] as number) ? 1 : 0;
+      out[i] = this.admitsAt(starts[i] as number, counts[i] as number, walk) ? 1 : 0;
     }
   }
 
-  /** `admits` of the entry whose tokens are tokenIds[from .. from + count). */
-  private admitsAt(from: number, count: number): boolean {
+  /**
+   * `admits` of the entry whose tokens are tokenIds[from .. from + count). Without `walk`, no
+   * token is walked: a token meets a name token by its exact-or-prefix range (or by a walk made
+   * already), the check of the tokens tier, whose names hold every query token so.
+   */
+  private admitsAt(from: number, count: number, walk: boolean): boolean {
     const q = this.tokens.length;
     const k = Math.min(count, MASK_TOKENS);
     if (k < q) {
@@ -170,7 +180,8 @@ export class QueryMatches {
     let partial = false;
     for (let j = 0; j < n; j++) {
       let m = this.mask(j, from, k);
-      const unwalked = !this.walked[j] && allowedEdits((this.tokens[j] as string).length) > 0;
+      const unwalked =
+        walk && !this.walked[j] && allowedEdits((this.tokens[j] as string).length) > 0;
       if (m === 0 && unwalked) {
         this.of(j);
         m = this.mask(j, from, k);

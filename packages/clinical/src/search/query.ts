@@ -201,8 +201,14 @@ export function search(
       out[i - from] = ofClasses(ids[i] as number) ? 1 : 0;
     }
   };
-  const admittedOf = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
-    matches.admitsAll(ids, from, to, out);
+  const admittedOf = (
+    ids: Int32Array,
+    from: number,
+    to: number,
+    out: Uint8Array,
+    walk: boolean,
+  ) => {
+    matches.admitsAll(ids, from, to, out, walk);
     if (classes) {
       for (let i = from; i < to; i++) {
         if (!ofClasses(ids[i] as number)) {
@@ -238,7 +244,7 @@ export function search(
       }
     }
     const entries = joined.subarray(0, n).map((i) => ids[i] as number);
-    admittedOf(entries, 0, n, joinedVerdicts);
+    admittedOf(entries, 0, n, joinedVerdicts, false);
     for (let i = 0; i < n; i++) {
       out[(joined[i] as number) - from] = joinedVerdicts[i] as number;
     }
