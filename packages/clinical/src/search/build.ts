@@ -29,6 +29,11 @@ export interface Built {
   vocabulary: PrefixLists;
   /** The vocabulary as a trie, for the typo automaton. */
   trie: KeyTrie;
+  /**
+   * Per entry, bit (s mod 32) set for the first letter's symbol s of each of its words: a word
+   * that starts with a query word starts with its letter, a check of one number per entry.
+   */
+  letters: Int32Array;
 }
 
 /** Names (the canonical name and the aliases) a concept may have: an entry's name is a Uint16. */
@@ -221,7 +226,25 @@ export function* build(concepts: readonly Concept[]): Generator<void, Built, voi
     tokenPostings.ids,
   );
   const trie = yield* buildKeyTrie(vocabularyKeys);
+  // 6. The first letters of each entry's words, from the trie's first level (a word's first
+  // letter is the root's child whose range holds it).
+  const firstLetter = new Uint8Array(vocabularyKeys.length);
+  for (let c = trie.nodes[0] as number; c < (trie.nodes[2] as number); c++) {
+    firstLetter.fill((trie.nodes[2 * c + 1] as number) & 31, trie.lo[c], trie.hi[c]);
+  }
+  const letters = new Int32Array(n);
+  for (let e = 0; e < n; e++) {
+    let bits = 0;
+    for (let k = tokenOffsets[e] as number; k < (tokenOffsets[e + 1] as number); k++) {
+      bits |= 1 << (firstLetter[tokenIds[k] as number] as number);
+    }
+    letters[e] = bits;
+    if (e % STEP === STEP - 1) {
+      yield;
+    }
+  }
   return {
+    letters,
     concepts,
     concept,
     nameAt,

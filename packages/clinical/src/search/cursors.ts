@@ -38,6 +38,8 @@ export interface CursorFilter {
   check(ids: Int32Array, from: number, to: number, out: Uint8Array): void;
   /** False: no id from this one on is wanted, and the cursor ends (ids come ascending). */
   wanted(id: number): boolean;
+  /** A cheap necessary condition of `check`: ids read past the heavy list that fail it are dropped. */
+  only?: (id: number) => boolean;
 }
 
 /** Ids a `RangeCursor` takes at least when it reads past its heavy list. */
@@ -143,6 +145,7 @@ export class RangeCursor implements Cursor {
       [[this.lo, this.hi]],
       last,
       Math.max(REFILL, 4 * this.ids.length),
+      this.filter?.only,
     );
     this.ids = batch.ids;
     this.complete = batch.complete;

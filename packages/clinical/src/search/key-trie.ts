@@ -4,25 +4,23 @@
  *
  * The sorted array is already an implicit trie, but walking it means finding every child by binary
  * search over strings scattered in memory. Here the nodes are numbered breadth first, so a node's
- * children are adjacent: the walk reads their characters and child lists together, and reads the
- * rest of a child (its keys) only when the child is within reach. At a million concepts the trie
- * is far larger than the processor's caches, and a walk that followed sibling links to records of
- * 16 bytes paid a cache miss for nearly every child it looked at. 15 bytes per node; nodes are the
- * distinct prefixes.
+ * children are adjacent, each a record of its letter and its first child: the walk reads the
+ * records of a node's children together, and reads the rest of a child (its keys) only when the
+ * child is within reach. At a million concepts the trie does not stay in the processor's caches
+ * between queries and the walk's cost is its cache misses: a layout that followed sibling links to
+ * records of 16 bytes paid one for nearly every child it looked at. 17 bytes per node; nodes are
+ * the distinct prefixes.
  */
 
 export interface KeyTrie {
   /**
-   * Node n's children are first[n] .. first[n + 1] (one more entry closes the list); node 0 is
-   * the root (the empty prefix). With `char`, all a walk reads of a child it does not enter, and
-   * adjacent for siblings.
+   * Per node n, at 2n its first child and at 2n + 1 its last character (a symbol of `alphabet`):
+   * node n's children are nodes[2n] .. nodes[2n + 2] (one more record closes the list); node 0 is
+   * the root (the empty prefix). All a walk reads of a child it does not enter, in one record,
+   * and siblings' records adjacent: entering a node costs one cache line where a letter and a
+   * child list in two arrays cost two.
    */
-  readonly first: Int32Array;
-  /**
-   * Per node, its last character as a symbol of `alphabet` (1 byte a node while the vocabulary
-   * has fewer than 256 distinct characters, 2 beyond: the walk reads these for every child).
-   */
-  readonly char: Uint8Array | Uint16Array;
+  readonly nodes: Int32Array;
   /** A character's symbol (UTF-16 code unit → 1 ..); a character not in it meets no node. */
   readonly alphabet: Map<number, number>;
   /** Per node, its keys: keys[lo[n] .. hi[n]) start with its prefix (read when one is reached). */
@@ -67,8 +65,7 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
     }
   }
   const alphabet = new Map([...codes].sort((a, b) => a - b).map((code, i) => [code, i + 1]));
-  const first = new Int32Array(count + 1);
-  const char = alphabet.size < 256 ? new Uint8Array(count) : new Uint16Array(count);
+  const nodes = new Int32Array(2 * (count + 1));
   const lo = new Int32Array(count);
   const hi = new Int32Array(count);
   const ends = new Uint8Array(count);
@@ -86,7 +83,7 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
     }
     const last = hi[n] as number;
     let k = lo[n] as number;
-    first[n] = next;
+    nodes[2 * n] = next;
     if (k < last && (keys[k] as string).length === depth) {
       ends[n] = 1;
       k++;
@@ -99,7 +96,7 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       }
       lo[next] = k;
       hi[next] = end;
-      char[next] = alphabet.get(c) as number;
+      nodes[2 * next + 1] = alphabet.get(c) as number;
       next++;
       work += end - k;
       k = end;
@@ -109,8 +106,8 @@ export function* buildKeyTrie(keys: readonly string[]): Generator<void, KeyTrie,
       yield;
     }
   }
-  first[count] = next;
-  return { first, char, lo, hi, ends, alphabet };
+  nodes[2 * count] = next;
+  return { nodes, lo, hi, ends, alphabet };
 }
 
 /** Builds the trie at once. */
@@ -128,13 +125,14 @@ export function keyTrieOf(keys: readonly string[]): KeyTrie {
  * level, where a binary search over the keys compares strings scattered in memory).
  */
 export function trieRange(trie: KeyTrie, prefix: string): [number, number] {
-  const { first, char, lo, hi, alphabet } = trie;
+  const { nodes, lo, hi, alphabet } = trie;
   let node = 0;
   for (let d = 0; d < prefix.length; d++) {
     const c = alphabet.get(prefix.charCodeAt(d)) ?? 0;
     let next = -1;
-    for (let child = first[node] as number; child < (first[node + 1] as number); child++) {
-      if (char[child] === c) {
+    const end = nodes[2 * node + 2] as number;
+    for (let child = nodes[2 * node] as number; child < end; child++) {
+      if (nodes[2 * child + 1] === c) {
         next = child;
         break;
       }
@@ -166,7 +164,7 @@ export function fuzzyRanges(
   found: (lo: number, hi: number, edits: number) => boolean,
 ): void {
   const n = q.length;
-  const { first: firstChild, char, lo, hi, ends } = trie;
+  const { nodes, lo, hi, ends } = trie;
   const over = max + 1;
   // Row d covers cells [bandLo(d), bandHi(d)], with room for a sentinel on either side.
   const rows = Array.from({ length: n + max + 3 }, () => new Int32Array(n + 2));
@@ -204,10 +202,10 @@ export function fuzzyRanges(
     const nextTo = d + max < n ? d + max : n;
     const next = rows[d] as Int32Array;
     const prevPrev = depth > 0 ? (rows[depth - 1] as Int32Array) : undefined;
-    const prevChar = depth > 0 ? (char[node] as number) : -1;
-    const end = firstChild[node + 1] as number;
-    for (let c = firstChild[node] as number; c < end && going; c++) {
-      const ch = char[c] as number;
+    const prevChar = depth > 0 ? (nodes[2 * node + 1] as number) : -1;
+    const end = nodes[2 * node + 2] as number;
+    for (let c = nodes[2 * node] as number; c < end && going; c++) {
+      const ch = nodes[2 * c + 1] as number;
       let j = nextFrom;
       let rowMin = over;
       if (j === 0) {

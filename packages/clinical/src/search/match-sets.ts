@@ -74,17 +74,25 @@ export class QueryMatches {
   /** Ranges set, as query token, lo, hi. */
   private readonly marked: number[] = [];
   private readonly masks = new Int32Array(SET_TOKENS);
+  /** The query words' first letters, as in `Built.letters`. */
+  private letters = 0;
   private starts = new Int32Array(64);
   private counts = new Int32Array(64);
   /** Read by nobody: keeps the fetch of `admitsAll` from being optimised away. */
   touched = 0;
 
   constructor(
-    private readonly index: Pick<Built, 'vocabulary' | 'trie' | 'tokenOffsets' | 'tokenIds'>,
+    private readonly index: Pick<
+      Built,
+      'vocabulary' | 'trie' | 'tokenOffsets' | 'tokenIds' | 'letters'
+    >,
     private readonly tokens: readonly string[],
   ) {
     const { vocabulary } = index;
     this.prefixes = tokens.map((q) => trieRange(index.trie, q));
+    for (const q of tokens) {
+      this.letters |= 1 << ((index.trie.alphabet.get(q.charCodeAt(0)) ?? 0) & 31);
+    }
     this.walked = tokens.map(() => undefined);
     if (tokens.length > 1) {
       let sets = scratch.get(vocabulary);
@@ -98,6 +106,11 @@ export class QueryMatches {
         this.mark(j, this.prefixes[j] as [number, number]);
       }
     }
+  }
+
+  /** Whether token j's matches are `m` (without walking). */
+  is(j: number, m: TokenMatches): boolean {
+    return this.walked[j] === m;
   }
 
   /** Token j's matches, walking the trie the first time. */
@@ -145,20 +158,30 @@ export class QueryMatches {
       this.starts = new Int32Array(2 * n);
       this.counts = new Int32Array(2 * n);
     }
-    const { tokenOffsets, tokenIds } = this.index;
+    const { tokenOffsets, tokenIds, letters } = this.index;
     const { starts, counts } = this;
+    // Without walks a query word meets a name word only as its prefix: the name must hold a word
+    // of the query word's first letter (one number per entry, before its word list is read).
+    const need = walk ? 0 : this.letters;
     for (let i = 0; i < n; i++) {
       const e = ids[from + i] as number;
-      starts[i] = tokenOffsets[e] as number;
-      counts[i] = (tokenOffsets[e + 1] as number) - (starts[i] as number);
+      if (((letters[e] as number) & need) === need) {
+        starts[i] = tokenOffsets[e] as number;
+        counts[i] = (tokenOffsets[e + 1] as number) - (starts[i] as number);
+      } else {
+        counts[i] = -1;
+      }
     }
     let touched = 0;
     for (let i = 0; i < n; i++) {
-      touched ^= tokenIds[starts[i] as number] as number;
+      if ((counts[i] as number) > 0) {
+        touched ^= tokenIds[starts[i] as number] as number;
+      }
     }
     this.touched = touched;
     for (let i = 0; i < n; i++) {
-      out[i] = this.admitsAt(starts[i] as number, counts[i] as number, walk) ? 1 : 0;
+      const count = counts[i] as number;
+      out[i] = count >= 0 && this.admitsAt(starts[i] as number, count, walk) ? 1 : 0;
     }
   }
 

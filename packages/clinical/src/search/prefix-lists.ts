@@ -251,13 +251,15 @@ let after = new Int32Array(1024);
  * The smallest distinct ids above `last` under the key ranges [lo, hi) of `ranges`, ascending,
  * about `count` of them (every id up to the count-th smallest, so a next call goes on from the
  * last), and whether none is left: one pass over the postings and a quickselect, not a sort of
- * them all (a short prefix of a large vocabulary has tens of thousands).
+ * them all (a short prefix of a large vocabulary has tens of thousands). With `only`, of the ids
+ * it lets through (a cheap necessary condition: the others are never sorted).
  */
 export function idsAfter(
   lists: PrefixLists,
   ranges: readonly (readonly number[])[],
   last: number,
   count: number,
+  only?: (id: number) => boolean,
 ): { ids: Int32Array; complete: boolean } {
   let total = 0;
   for (const [lo, hi] of ranges) {
@@ -271,7 +273,7 @@ export function idsAfter(
     const to = lists.offsets[hi as number] as number;
     for (let p = lists.offsets[lo as number] as number; p < to; p++) {
       const id = lists.ids[p] as number;
-      if (id > last) {
+      if (id > last && (!only || only(id))) {
         after[n++] = id;
       }
     }

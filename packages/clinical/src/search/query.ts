@@ -43,14 +43,11 @@ const rounded = (score: number) => Math.round(Math.min(1, Math.max(0, score)) * 
 /** Candidates read at most, once the page is full, whose best score only ties its last one. */
 const TIE_READS = 256;
 
-/**
- * Candidates of the typo tier few enough to read without walking the vocabulary again for another
- * query token that might have fewer (each walk costs about as much as reading these).
- */
-const FEW_CANDIDATES = 1024;
-
 /** Candidates of the typo tier few enough to score without walking the trie for other tokens. */
 const FEW_SCORED = 128;
+
+/** What a walk of the trie for a query token costs, in order: none, one edit, two (then by length). */
+const walkCost = (q: string): number => allowedEdits(q.length) * 100 + q.length;
 
 /** Candidates checked and passed over (they cannot score), at most, per one of the read budget. */
 const CHECKS_PER_READ = 16;
@@ -185,8 +182,10 @@ export function search(
   const filterOf = (
     best: (length: number) => number,
     check: (ids: Int32Array, from: number, to: number, out: Uint8Array) => void,
+    only?: (id: number) => boolean,
   ): CursorFilter => ({
     wanted: wantedBy(best),
+    ...(only ? { only } : {}),
     check: (ids, from, to, out) => {
       checks += to - from;
       if (checks > checkBudget) {
@@ -224,7 +223,7 @@ export function search(
   // Positions of a window that pass the join (a window is at most 32), and their verdicts.
   const joined = new Int32Array(64);
   const joinedVerdicts = new Uint8Array(64);
-  const inPrefixJoin = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
+  const prefixJoined = (): EntryJoin => {
     if (!prefixJoin) {
       prefixJoin = new EntryJoin(vocabulary, index.concept.length);
       for (let j = 0; j < qTokens.length; j++) {
@@ -234,12 +233,16 @@ export function search(
         }
       }
     }
+    return prefixJoin;
+  };
+  const inPrefixJoin = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
+    prefixJoined();
     // The entries the join lets through, then their own tokens (all of them at once).
     let n = 0;
     for (let i = from; i < to; i++) {
       const e = ids[i] as number;
       out[i - from] = 0;
-      if (prefixJoin.holdsAll(e)) {
+      if ((prefixJoin as EntryJoin).holdsAll(e)) {
         joined[n++] = i;
       }
     }
@@ -256,12 +259,13 @@ export function search(
     [lo, hi]: [number, number],
     best: (length: number) => number,
     check: (ids: Int32Array, from: number, to: number, out: Uint8Array) => void,
+    only?: (id: number) => boolean,
   ): void => {
     if (lo < hi) {
       heap.push({
         bound: best(1),
         best,
-        open: () => new RangeCursor(lists, lo, hi, filterOf(best, check)),
+        open: () => new RangeCursor(lists, lo, hi, filterOf(best, check, only)),
       });
     }
   };
@@ -295,6 +299,7 @@ export function search(
     prefixes[rarestToken] as [number, number],
     (length) => tokensScore(bonusOf(true, closeness(length)), someOnlyPrefix),
     qTokens.length > 1 ? inPrefixJoin : classesOf,
+    qTokens.length > 1 ? (e) => prefixJoined().holdsAll(e) : undefined,
   );
   // Typos: entries holding a match (exact, prefix or within the allowed edits) of one query
   // token, searched only when the better tiers leave room in the page.
@@ -307,48 +312,77 @@ export function search(
       bound: fuzzyBest(0)(1),
       best: fuzzyBest(0),
       expand: () => {
-        // Every entry of the tier holds a match of each query token: read those of the token
-        // whose matches (exact, prefix or within its edits) have the fewest postings.
-        let chosen: TokenMatches | undefined;
-        const byPrefixCount = all
-          .map((j) => ({ j, count: rangeCount(j) }))
-          .sort((x, y) => x.count - y.count);
-        for (const { j, count } of byPrefixCount) {
-          if (chosen && (count >= chosen.postings || chosen.postings <= FEW_CANDIDATES)) {
-            break;
-          }
-          const m = matches.of(j);
-          if (!chosen || m.postings < chosen.postings) {
-            chosen = m;
-          }
-        }
-        const ranges = (chosen?.ranges ?? []).filter(([lo, hi]) => lo < hi);
         if (qTokens.length === 1) {
           // Every posting of the token's ranges is a candidate that scores: read them as they
           // are, a range at a time (heavy ranges from their first ids kept ready).
-          return ranges.map(([lo, hi, edits]) => {
-            const best = fuzzyBest(edits);
-            return {
-              bound: best(1),
-              best,
-              open: () => new RangeCursor(vocabulary, lo, hi, filterOf(best, classesOf)),
-            };
-          });
+          return matches
+            .of(0)
+            .ranges.filter(([lo, hi]) => lo < hi)
+            .map(([lo, hi, edits]) => {
+              const best = fuzzyBest(edits);
+              return {
+                bound: best(1),
+                best,
+                open: () => new RangeCursor(vocabulary, lo, hi, filterOf(best, classesOf)),
+              };
+            });
         }
-        // With several query tokens most postings hold a match of the chosen token only. The
-        // entries of the other tokens are marked (a join), and a candidate is checked further
-        // only when it holds a posting of each; when the candidates are few, scoring them costs
-        // less than walking the trie for the other tokens.
-        const few = (chosen as TokenMatches).postings <= FEW_SCORED;
-        for (const j of few ? [] : all) {
+        // Every entry of the tier holds a match of each query token. The tokens are walked the
+        // cheapest walk first; the one with the fewest postings so far is read, and the entries
+        // of the others are marked (a join), so a candidate is checked further only when it holds
+        // a posting of each. Once the read token's postings that pass the joins are few, the
+        // tokens left are not walked: scoring those few costs less than a walk of the trie.
+        const order = [...all].sort(
+          (a, b) => walkCost(qTokens[a] as string) - walkCost(qTokens[b] as string),
+        );
+        /** Postings of `m` (an entry counted once per range holding it) that pass the join. */
+        const holding = (m: TokenMatches) => {
+          let count = 0;
+          for (const [lo, hi] of m.ranges) {
+            const to = vocabulary.offsets[hi] as number;
+            for (let p = vocabulary.offsets[lo] as number; p < to; p++) {
+              count += join.holdsAll(vocabulary.ids[p] as number) ? 1 : 0;
+            }
+          }
+          return count;
+        };
+        const walked: number[] = [];
+        let chosen: TokenMatches | undefined;
+        let candidates = Infinity;
+        for (const j of order) {
+          if (candidates <= FEW_SCORED) {
+            break;
+          }
           const m = matches.of(j);
-          if (m !== chosen && m.postings <= joinPostings) {
+          walked.push(j);
+          if (!chosen || m.postings < chosen.postings) {
+            chosen = m;
+            join.release(); // the join is of the tokens not read
+            for (const k of walked) {
+              const other = matches.of(k);
+              if (other !== chosen && other.postings <= joinPostings) {
+                join.add(other.ranges);
+              }
+            }
+          } else if (m.postings <= joinPostings) {
             join.add(m.ranges);
           }
+          // (Counted only when it can stop the walks: a join to count through, a token left.)
+          candidates =
+            join.size > 0 && walked.length < order.length && chosen.postings <= joinPostings
+              ? holding(chosen)
+              : chosen.postings;
         }
-        const keep = few
-          ? (e: number) => !seen.has(e) && ofClasses(e)
-          : (e: number) => join.holdsAll(e) && !seen.has(e) && admitted(e);
+        const mine = chosen as TokenMatches;
+        const ranges = mine.ranges.filter(([lo, hi]) => lo < hi);
+        const unwalked = order.length - walked.length;
+        const few = candidates <= FEW_SCORED;
+        // With a token left unwalked the candidate's own tokens are not checked (that would walk
+        // it): scoring decides.
+        const keep =
+          unwalked > 0
+            ? (e: number) => join.holdsAll(e) && !seen.has(e) && ofClasses(e)
+            : (e: number) => join.holdsAll(e) && !seen.has(e) && admitted(e);
         const groups: number[][][] = [];
         for (const range of ranges) {
           (groups[range[2]] ??= []).push(range);
@@ -358,11 +392,9 @@ export function search(
             return [];
           }
           const best = fuzzyBest(edits);
-          if (
-            (few || join.size === qTokens.length - 1) &&
-            (chosen as TokenMatches).postings <= joinPostings
-          ) {
-            // Every other token joined: all at once, a pass over the postings as they lie.
+          if ((few || join.size === qTokens.length - 1) && mine.postings <= joinPostings) {
+            // Every other token joined, or few candidates: all at once, a pass over the
+            // postings as they lie.
             const kept: number[] = [];
             for (const [lo, hi] of group) {
               const to = vocabulary.offsets[hi as number] as number;
