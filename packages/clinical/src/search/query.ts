@@ -18,27 +18,16 @@ import { EntryJoin } from './entry-join.ts';
 import { postingCount, prefixRange, sortDistinct, type PrefixLists } from './prefix-lists.ts';
 import { QueryMatches, type TokenMatches } from './match-sets.ts';
 import { SourceHeap, type Source } from './source-heap.ts';
-import { allowedEdits, editsWithin, normaliseText } from './text.ts';
-
-/** How a query token met a name token, best first; a hit is `kind * 8 + edits`, -1 for none. */
-const EXACT = 0;
-const PREFIX = 8;
-const FUZZY = 16;
-const NONE = -1;
-
-// Tier scores: exact > prefix > all tokens exact/prefix > fuzzy. Within a tier, small bonuses
-// prefer canonical names, names close in length to the query and fewer edits. The tiers do not
-// overlap (exact ≥ 0.99 > prefix ≤ 0.91 … ≥ 0.85 > tokens ≤ 0.82 … ≥ 0.68 > fuzzy ≤ 0.62).
-const TIER = { exact: 1, prefix: 0.85, tokens: 0.7, fuzzy: 0.5 } as const;
-
-const exactScore = (canonical: boolean) => TIER.exact - (canonical ? 0 : 0.01);
-const bonusOf = (canonical: boolean, closeness: number) => (canonical ? 0.02 : 0) + 0.1 * closeness;
-const prefixScore = (bonus: number) => TIER.prefix + bonus * 0.5;
-const tokensScore = (bonus: number, anyPrefix: boolean) =>
-  TIER.tokens + bonus - (anyPrefix ? 0.02 : 0);
-const fuzzyScore = (bonus: number, edits: number, prefixes: number) =>
-  TIER.fuzzy + bonus - 0.08 * edits - 0.01 * prefixes;
-const rounded = (score: number) => Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
+import {
+  bonusOf,
+  closenessOf,
+  entryScorer,
+  fuzzyScore,
+  prefixScore,
+  rounded,
+  tokensScore,
+} from './score.ts';
+import { allowedEdits, normaliseText } from './text.ts';
 
 /** Candidates read at most, once the page is full, whose best score only ties its last one. */
 const TIE_READS = 256;
@@ -71,96 +60,14 @@ export function search(
   const { concepts, texts, vocabulary } = index;
   const classes = options.classes ? new Set(options.classes) : undefined;
   const qTokens = query.split(' ');
-  const lastToken = qTokens.length - 1;
   const ql = query.length;
-  const closeness = (length: number) => Math.min(1, ql / length);
-
-  // How query token j meets vocabulary token t (cached per query).
-  const caches = qTokens.map(() => new Map<number, number>());
-  const hitOf = (j: number, t: number): number => {
-    const cache = caches[j] as Map<number, number>;
-    let hit = cache.get(t);
-    if (hit !== undefined) {
-      return hit;
-    }
-    const q = qTokens[j] as string;
-    const token = vocabulary.keys[t] as string;
-    if (token === q) {
-      hit = EXACT;
-    } else if (token.startsWith(q)) {
-      hit = PREFIX;
-    } else {
-      hit = NONE;
-      const max = allowedEdits(q.length);
-      if (max > 0) {
-        let edits = editsWithin(q, token, token.length, max);
-        if (j === lastToken && token.length > q.length) {
-          edits = Math.min(
-            edits,
-            editsWithin(q, token, q.length, max),
-            editsWithin(q, token, q.length + 1, max),
-          );
-        }
-        if (edits <= max) {
-          hit = FUZZY + edits;
-        }
-      }
-    }
-    cache.set(t, hit);
-    return hit;
-  };
+  const closeness = (length: number) => closenessOf(ql, length);
 
   // What each query token can meet (a trie walk once per query token, when first needed).
   const matches = new QueryMatches(index, qTokens);
   const prefixes = matches.prefixes;
 
-  let used = new Uint8Array(16);
-  const scoreEntry = (e: number): number => {
-    const text = texts.keys[index.text[e] as number] as string;
-    const canonical = index.nameAt[e] === 0;
-    if (text === query) {
-      return exactScore(canonical);
-    }
-    const bonus = bonusOf(canonical, closeness(text.length));
-    if (text.startsWith(query)) {
-      return prefixScore(bonus);
-    }
-    // Match each query token to a distinct name token, taking the best available.
-    const from = index.tokenOffsets[e] as number;
-    const to = index.tokenOffsets[e + 1] as number;
-    if (used.length < to - from) {
-      used = new Uint8Array(2 * (to - from));
-    }
-    used.fill(0, 0, to - from);
-    let worst = EXACT;
-    let edits = 0;
-    let prefixes = 0;
-    for (let j = 0; j < qTokens.length; j++) {
-      let at = -1;
-      let best = Infinity;
-      for (let k = from; k < to; k++) {
-        if (used[k - from] === 1) {
-          continue;
-        }
-        const hit = hitOf(j, index.tokenIds[k] as number);
-        if (hit !== NONE && hit < best) {
-          best = hit;
-          at = k;
-        }
-      }
-      if (at < 0) {
-        return 0;
-      }
-      used[at - from] = 1;
-      const kind = best & ~7;
-      worst = Math.max(worst, kind);
-      prefixes += kind === PREFIX ? 1 : 0;
-      edits += best & 7;
-    }
-    return worst !== FUZZY
-      ? tokensScore(bonus, worst === PREFIX)
-      : fuzzyScore(bonus, edits, prefixes);
-  };
+  const scoreEntry = entryScorer(index, query);
 
   // The page so far, and the candidates read and checked.
   const bestOf = new Map<number, { score: number; entry: number }>();
