@@ -172,26 +172,26 @@ const queryOf = (names: string[]) =>
     name,
   );
 
+/** A vocabulary, queries typed over its names, a page size and maybe a class filter. */
+const pageCases = vocabulary.chain((v) =>
+  fc.tuple(
+    fc.constant(v),
+    fc.array(queryOf(v.flatMap((c) => c.names)), { minLength: 1, maxLength: 8 }),
+    fc.integer({ min: 1, max: 12 }),
+    fc.option(fc.constantFrom<ConceptClass[]>(['symptom'], ['condition'])),
+  ),
+);
+
 describe('concept search against a brute-force scan (random vocabularies, fixed seed)', () => {
   it('returns the page a scan of every name returns: same scores, and every concept scored right', () => {
     fc.assert(
-      fc.property(
-        vocabulary.chain((v) =>
-          fc.tuple(
-            fc.constant(v),
-            fc.array(queryOf(v.flatMap((c) => c.names)), { minLength: 1, maxLength: 8 }),
-            fc.integer({ min: 1, max: 12 }),
-            fc.option(fc.constantFrom<ConceptClass[]>(['symptom'], ['condition'])),
-          ),
-        ),
-        ([v, queries, limit, classes]) => {
-          const concepts = v.map((c, i) => concept(i, c.names, c.cls));
-          const index = createConceptIndex(concepts, { candidateBudget: Infinity });
-          for (const query of queries) {
-            expectScanPage(index, concepts, query, limit, classes ?? undefined);
-          }
-        },
-      ),
+      fc.property(pageCases, ([v, queries, limit, classes]) => {
+        const concepts = v.map((c, i) => concept(i, c.names, c.cls));
+        const index = createConceptIndex(concepts, { candidateBudget: Infinity });
+        for (const query of queries) {
+          expectScanPage(index, concepts, query, limit, classes ?? undefined);
+        }
+      }),
       { seed: 22, numRuns: 150 },
     );
   });
@@ -201,16 +201,9 @@ describe('concept search against a brute-force scan (random vocabularies, fixed 
     // own tokens (the walk's bit sets, distinct tokens) and reads its chosen token in batches.
     fc.assert(
       fc.property(
-        vocabulary.chain((v) =>
-          fc.tuple(
-            fc.constant(v),
-            fc.array(queryOf(v.flatMap((c) => c.names)), { minLength: 1, maxLength: 8 }),
-            fc.integer({ min: 1, max: 12 }),
-            fc.integer({ min: 0, max: 8 }),
-            fc.option(fc.constantFrom<ConceptClass[]>(['symptom'], ['condition'])),
-          ),
-        ),
-        ([v, queries, limit, joinPostings, classes]) => {
+        pageCases,
+        fc.integer({ min: 0, max: 8 }),
+        ([v, queries, limit, classes], joinPostings) => {
           const concepts = v.map((c, i) => concept(i, c.names, c.cls));
           const index = createConceptIndex(concepts, { candidateBudget: Infinity, joinPostings });
           for (const query of queries) {

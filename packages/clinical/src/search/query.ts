@@ -127,9 +127,6 @@ export function search(
   // tokens' entries are marked when the tier is first read (a token with too many is left to the
   // check of the candidate's tokens). One that scores only with a typo is read in the typo tier.
   let prefixJoin: EntryJoin | undefined;
-  // Positions of a window that pass the join (a window is at most 32), and their verdicts.
-  const joined = new Int32Array(64);
-  const joinedVerdicts = new Uint8Array(64);
   const prefixJoined = (): EntryJoin => {
     if (!prefixJoin) {
       prefixJoin = new EntryJoin(vocabulary, index.concept.length);
@@ -145,19 +142,17 @@ export function search(
   const inPrefixJoin = (ids: Int32Array, from: number, to: number, out: Uint8Array) => {
     prefixJoined();
     // The entries the join lets through, then their own tokens (all of them at once).
-    let n = 0;
+    const passed: number[] = [];
     for (let i = from; i < to; i++) {
-      const e = ids[i] as number;
       out[i - from] = 0;
-      if ((prefixJoin as EntryJoin).holdsAll(e)) {
-        joined[n++] = i;
+      if ((prefixJoin as EntryJoin).holdsAll(ids[i] as number)) {
+        passed.push(i);
       }
     }
-    const entries = joined.subarray(0, n).map((i) => ids[i] as number);
-    admittedOf(entries, 0, n, joinedVerdicts, false);
-    for (let i = 0; i < n; i++) {
-      out[(joined[i] as number) - from] = joinedVerdicts[i] as number;
-    }
+    const entries = Int32Array.from(passed, (i) => ids[i] as number);
+    const verdicts = new Uint8Array(passed.length);
+    admittedOf(entries, 0, entries.length, verdicts, false);
+    passed.forEach((i, k) => (out[i - from] = verdicts[k] as number));
   };
 
   const heap = new SourceHeap();
